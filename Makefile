@@ -1,0 +1,47 @@
+# umhcap: capability bounds for usermode helpers.
+#
+# The kernel tree, objects, guests and results live in $(UMHCAP_BUILD),
+# never in this checkout.  See README.md.
+
+UMHCAP_BUILD ?= $(HOME)/.cache/umhcap
+export UMHCAP_BUILD
+
+K := $(UMHCAP_BUILD)/patched
+S := scripts
+
+.PHONY: help deps kernel guest run shell check edit export tool clean
+
+help:
+	@sed -n 's/^## //p' README.md
+
+deps:
+	@$(S)/deps.sh
+
+kernel: deps
+	@$(S)/kernel.sh patched config/series.config
+
+guest: kernel
+	@$(S)/guest.sh $(K)
+
+run: guest
+	@$(S)/run.sh demo
+
+shell: guest
+	@$(S)/run.sh shell
+
+check: deps
+	@$(S)/check.sh
+
+edit: deps
+	@$(S)/tree.sh --git $(UMHCAP_BUILD)/work
+	@echo "work tree: $(UMHCAP_BUILD)/work; 'make export' writes its commits to patches/"
+
+export:
+	@$(S)/export.sh
+
+tool:
+	@$(MAKE) -s -C umhcap
+
+clean:
+	@$(MAKE) -s -C umhcap clean
+	rm -rf $(UMHCAP_BUILD)/patched $(UMHCAP_BUILD)/vanilla $(UMHCAP_BUILD)/results

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Build the guest for the kernel tree in DIR ($UMHCAP_BUILD/NAME): the
+# static kselftests, the static umhcap, and DIR/initramfs.cpio.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || die "usage: guest.sh DIR"
+dir=$1
+tests=$dir/tests
+rm -rf "$tests"
+mkdir -p "$tests/bin"
+"$TOP/scripts/selftests.sh" "$dir/src" "$tests" umh
+step "building umhcap (static)"
+make -s -C "$TOP/umhcap" static >/dev/null ||
+	die "building umhcap failed; see the compiler output above"
+cp "$TOP/umhcap/umhcap.static" "$tests/bin/umhcap"
+cp "$TOP/guest/demo.sh" "$tests/demo.sh"
+"$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Pack the guest's initramfs with the kernel's usr/gen_init_cpio.
+#
+#   initramfs.sh SRC OUT.cpio TESTDIR
+#
+# It holds Debian's static busybox, guest/init, the boot-time helper and
+# everything under TESTDIR (installed as /tests).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: initramfs.sh SRC OUT.cpio TESTDIR"
+src=$1 out=$2 tests=$3
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "no static busybox; run 'make deps' (busybox-static)"
+[ -x "$tests/umh/umh_helper" ] ||
+	die "$tests/umh/umh_helper missing; build the selftests first"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
+	die "cannot build gen_init_cpio from $src"
+
+{
+	for d in /bin /sbin /dev /proc /sys /tmp /mnt /tests; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "file /init $TOP/guest/init 0755 0 0"
+	echo "file /sbin/umh-boot-helper $tests/umh/umh_helper 0755 0 0"
+	(cd "$tests" && find . -mindepth 1 | sort) | while read -r f; do
+		f=${f#./}
+		if [ -d "$tests/$f" ]; then
+			echo "dir /tests/$f 0755 0 0"
+		else
+			echo "file /tests/$f $tests/$f 0755 0 0"
+		fi
+	done
+} >"$tmp/list"
+"$tmp/gen_init_cpio" "$tmp/list" >"$out" ||
+	die "gen_init_cpio failed on $tmp/list"
+step "packed $(grep -c . "$tmp/list") entries into $out ($(du -k "$out" | cut -f1) KiB)"

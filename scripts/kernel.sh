@@ -1,0 +1,59 @@
+#!/bin/sh
+# Build a small test kernel from a fresh tree.
+#
+#   kernel.sh [--vanilla] NAME [FRAGMENT...]
+#
+# The tree goes to $UMHCAP_BUILD/NAME/src and the objects to
+# $UMHCAP_BUILD/NAME/obj.  tinyconfig is merged with config/umhcap.config
+# and any further FRAGMENTs.  The last line printed is the bzImage path.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+treeopt=
+if [ "${1:-}" = --vanilla ]; then
+	treeopt=--vanilla
+	shift
+fi
+[ $# -ge 1 ] || die "usage: kernel.sh [--vanilla] NAME [FRAGMENT...]"
+name=$1
+shift
+src=$UMHCAP_BUILD/$name/src
+obj=$UMHCAP_BUILD/$name/obj
+frags="$TOP/config/umhcap.config $*"
+
+"$TOP/scripts/tree.sh" $treeopt "$src"
+rm -rf "$obj"
+mkdir -p "$obj"
+
+export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
+# Paths relative to the build directory: trees in different places share hits.
+export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
+kmake() {
+	make -s -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+step "configuring $name: tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
+kmake tinyconfig >/dev/null
+# shellcheck disable=SC2086
+(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+	"$obj/.config" $frags >/dev/null)
+kmake olddefconfig >/dev/null
+
+# Every option a fragment asked for must have survived olddefconfig.
+lost=
+for f in $frags; do
+	for want in $(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' "$f" | tr -d '"'); do
+		grep -qx "$(echo "$want" | sed 's/=\(.*\)/="*\1"*/')" "$obj/.config" ||
+			lost="$lost ${want%%=*}"
+	done
+done
+[ -z "$lost" ] || die "options lost after olddefconfig (missing dependency?):$lost"
+
+step "building $name with $JOBS jobs (ccache: $CCACHE_DIR)"
+start=$(date +%s)
+kmake -j"$JOBS" bzImage >&2 ||
+	die "kernel build of $name failed; the log is above"
+step "built $name in $(($(date +%s) - start)) s"
+echo "$obj/arch/x86/boot/bzImage"

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading and writing the usermodehelper bound files:
+ *   ROOT/proc/sys/kernel/usermodehelper/{bset,inheritable}
+ *   ROOT/proc/sys/kernel/usermodehelper/<purpose>/{bset,inheritable}
+ * Format: two unsigned 32-bit decimal words, low word first.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "umhcap.h"
+
+#define UMH_DIR	"/proc/sys/kernel/usermodehelper"
+
+const char *const umh_purpose_names[UMH_NR] = {
+	[UMH_ALL]		= "all",
+	[UMH_MODPROBE]		= "modprobe",
+	[UMH_COREDUMP]		= "coredump",
+	[UMH_UEVENT]		= "uevent",
+	[UMH_REQUEST_KEY]	= "request_key",
+	[UMH_RELEASE_AGENT]	= "release_agent",
+	[UMH_POWER]		= "power",
+	[UMH_INITRD]		= "initrd",
+	[UMH_OTHER]		= "other",
+};
+
+int umh_purpose_lookup(const char *name)
+{
+	int p;
+
+	for (p = 0; p < UMH_NR; p++)
+		if (!strcmp(name, umh_purpose_names[p]))
+			return p;
+	return -1;
+}
+
+/* Path of a bound file, or of the directory when @file is NULL. */
+int umh_path(char *buf, size_t len, const char *root, int purpose,
+	     const char *file)
+{
+	int n;
+
+	n = snprintf(buf, len, "%s" UMH_DIR "%s%s%s%s", root,
+		     purpose == UMH_ALL ? "" : "/",
+		     purpose == UMH_ALL ? "" : umh_purpose_names[purpose],
+		     file ? "/" : "", file ? file : "");
+	if (n < 0 || (size_t)n >= len) {
+		umh_err("path too long under root %s; use a shorter --root",
+			root);
+		return -1;
+	}
+	return 0;
+}
+
+bool umh_has_per_purpose(const char *root)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, NULL))
+		return false;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+void umh_no_per_purpose(const char *root)
+{
+	char path[PATH_MAX];
+
+	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, NULL))
+		return;
+	umh_err("per-purpose bounds are not available on this kernel (no %s); use the global bound (-p all) or boot a kernel with per-purpose usermodehelper bounds",
+		path);
+}
+
+static int parse_word(const char **s, uint32_t *word)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	v = strtoull(*s, &end, 10);
+	if (errno || v > UINT32_MAX)
+		return -1;
+	*word = v;
+	*s = end;
+	return 0;
+}
+
+static int parse_bound(const char *s, uint64_t *mask)
+{
+	uint32_t lo, hi;
+
+	if (parse_word(&s, &lo))
+		return -1;
+	if (*s != '\t' && *s != ' ')
+		return -1;
+	while (*s == '\t' || *s == ' ')
+		s++;
+	if (parse_word(&s, &hi))
+		return -1;
+	while (*s == '\n' || *s == ' ' || *s == '\t')
+		s++;
+	if (*s)
+		return -1;
+	*mask = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+/* Prints its own error; returns 0 or -1. */
+int umh_bound_read(const char *path, uint64_t *mask)
+{
+	char buf[128];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		umh_err("cannot open %s: %s; check --root/UMHCAP_ROOT and that /proc is mounted",
+			path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		umh_err("cannot read %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (parse_bound(buf, mask)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		umh_err("cannot parse %s: unexpected content \"%.40s\"; expected two decimal 32-bit words",
+			path, buf);
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns 0 or a negative errno; the caller explains the error. */
+int umh_bound_write(const char *path, uint64_t mask)
+{
+	char buf[32];
+	ssize_t n;
+	int fd, len, err = 0;
+
+	len = snprintf(buf, sizeof(buf), "%u %u\n", (uint32_t)mask,
+		       (uint32_t)(mask >> 32));
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		err = -errno;
+	else if (n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int umh_load(const char *root, struct umh_state *st)
+{
+	char path[PATH_MAX];
+	int p;
+
+	memset(st, 0, sizeof(*st));
+	st->per_purpose = umh_has_per_purpose(root);
+	for (p = 0; p < UMH_NR; p++) {
+		if (p != UMH_ALL && !st->per_purpose)
+			break;
+		if (umh_path(path, sizeof(path), root, p, "bset") ||
+		    umh_bound_read(path, &st->b[p].bset))
+			return -1;
+		if (umh_path(path, sizeof(path), root, p, "inheritable") ||
+		    umh_bound_read(path, &st->b[p].inh))
+			return -1;
+	}
+	return 0;
+}

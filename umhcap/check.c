@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check: a hardening report.
+ *
+ *  - ceilings (all.bset & <purpose>.bset) beyond the policy table below;
+ *  - bset and inheritable that disagree;
+ *  - malformed usermodehelper.* items on the kernel command line.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <unistd.h>
+
+#include "umhcap.h"
+
+#define C(cap)		(1ULL << (cap))
+#define CAPS_ANY	(~0ULL)
+
+/*
+ * What each kind of helper plausibly needs. Keep in sync with the
+ * POLICY section of umhcap.8.
+ */
+static const uint64_t policy[UMH_NR] = {
+	[UMH_MODPROBE]		= C(CAP_SYS_MODULE),
+	[UMH_COREDUMP]		= C(CAP_CHOWN) | C(CAP_DAC_OVERRIDE) |
+				  C(CAP_FOWNER) | C(CAP_SETGID) |
+				  C(CAP_SETUID),
+	[UMH_UEVENT]		= C(CAP_CHOWN) | C(CAP_DAC_OVERRIDE) |
+				  C(CAP_FOWNER) | C(CAP_MKNOD) |
+				  C(CAP_SYS_MODULE),
+	[UMH_REQUEST_KEY]	= C(CAP_DAC_OVERRIDE) | C(CAP_SETGID) |
+				  C(CAP_SETUID),
+	[UMH_RELEASE_AGENT]	= 0,
+	[UMH_POWER]		= C(CAP_KILL) | C(CAP_SYS_ADMIN) |
+				  C(CAP_SYS_BOOT),
+	[UMH_INITRD]		= CAPS_ANY,
+	[UMH_OTHER]		= CAPS_ANY,
+};
+
+struct check {
+	int findings;
+};
+
+static void finding(struct check *c, const char *fmt, ...)
+	__printf(2, 3);
+
+static void finding(struct check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	c->findings++;
+}
+
+static void check_excess(struct check *c, const char *who, uint64_t ceiling,
+			 uint64_t allowed)
+{
+	uint64_t excess = ceiling & ~allowed;
+	char *ex, *pol;
+
+	if (!excess)
+		return;
+	ex = caps_list(excess);
+	pol = caps_format(allowed & caps_full());
+	finding(c, "%s: ceiling exceeds policy (%s) by: %s", who, pol, ex);
+	free(ex);
+	free(pol);
+}
+
+static void check_agree(struct check *c, const char *who,
+			const struct umh_bound *b)
+{
+	uint64_t ob = b->bset & ~b->inh, oi = b->inh & ~b->bset;
+	char *only_b, *only_i;
+
+	if (!ob && !oi)
+		return;
+	only_b = caps_format(ob);
+	only_i = caps_format(oi);
+	finding(c, "%s: bset and inheritable disagree:%s%s%s%s%s", who,
+		ob ? " only in bset: " : "", ob ? only_b : "",
+		ob && oi ? ";" : "",
+		oi ? " only in inheritable: " : "", oi ? only_i : "");
+	free(only_b);
+	free(only_i);
+}
+
+static bool valid_hex(const char *s)
+{
+	size_t n;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0 || n > 16)
+		return false;
+	return strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
+static void check_item(struct check *c, const char *param, char *item)
+{
+	char *colon = strchr(item, ':');
+
+	if (!*item) {
+		finding(c, "cmdline: %s: empty item", param);
+		return;
+	}
+	if (!colon) {
+		finding(c, "cmdline: %s: missing colon in item \"%s\"",
+			param, item);
+		return;
+	}
+	*colon = '\0';
+	if (umh_purpose_lookup(item) < 0)
+		finding(c, "cmdline: %s: unknown purpose \"%s\" in item \"%s:%s\"",
+			param, item, item, colon + 1);
+	else if (!valid_hex(colon + 1))
+		finding(c, "cmdline: %s: bad hex mask \"%s\" in item \"%s:%s\"",
+			param, colon + 1, item, colon + 1);
+	*colon = ':';
+}
+
+static void check_param(struct check *c, char *tok)
+{
+	static const char *const params[] = {
+		"usermodehelper.bset", "usermodehelper.inheritable",
+	};
+	char *eq = strchr(tok, '=');
+	char *item, *next;
+	size_t i;
+
+	if (!eq)
+		return;
+	*eq = '\0';
+	for (i = 0; i < ARRAY_SIZE(params); i++)
+		if (!strcmp(tok, params[i]))
+			break;
+	if (i == ARRAY_SIZE(params))
+		return;
+	for (item = eq + 1; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		check_item(c, tok, item);
+	}
+}
+
+/* Split like the kernel's next_arg(): spaces separate, quotes group. */
+static char *next_token(char **s)
+{
+	bool quoted = false;
+	char *p = *s, *out, *tok;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return NULL;
+	tok = out = p;
+	for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else
+			*out++ = *p;
+	}
+	*s = *p ? p + 1 : p;
+	*out = '\0';
+	return tok;
+}
+
+static int check_cmdline(struct check *c, const char *root)
+{
+	char path[PATH_MAX], buf[4096], *s, *tok;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		umh_err("cannot open %s: %s; check --root/UMHCAP_ROOT",
+			path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		umh_err("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf[n] = '\0';
+	for (s = buf; (tok = next_token(&s)); )
+		check_param(c, tok);
+	return 0;
+}
+
+static void check_ceilings(struct check *c, const struct umh_state *st)
+{
+	uint64_t all = 0;
+	int p;
+
+	if (!st->per_purpose) {
+		for (p = UMH_ALL + 1; p < UMH_NR; p++)
+			all |= policy[p];
+		check_excess(c, "all", st->b[UMH_ALL].bset, all);
+		return;
+	}
+	for (p = UMH_ALL + 1; p < UMH_NR; p++)
+		check_excess(c, umh_purpose_names[p], umh_ceiling(st, p),
+			     policy[p]);
+}
+
+int cmd_check(const struct umh_opts *o, int argc, char **argv)
+{
+	struct check c = { 0 };
+	struct umh_state st;
+	int p;
+
+	(void)argv;
+	if (argc > 1) {
+		umh_err("usage: umhcap check");
+		return UMH_EXIT_ERROR;
+	}
+	if (umh_load(o->root, &st))
+		return UMH_EXIT_ERROR;
+	check_ceilings(&c, &st);
+	for (p = 0; p < UMH_NR; p++)
+		if (p == UMH_ALL || st.per_purpose)
+			check_agree(&c, umh_purpose_names[p], &st.b[p]);
+	if (check_cmdline(&c, o->root))
+		return UMH_EXIT_ERROR;
+	if (!st.per_purpose)
+		printf("note: per-purpose bounds are not available on this kernel; checked the global bound against the union of all purpose policies\n");
+	if (c.findings)
+		printf("%d finding%s\n", c.findings, c.findings == 1 ? "" : "s");
+	else
+		printf("no findings\n");
+	return c.findings ? UMH_EXIT_FINDINGS : UMH_EXIT_OK;
+}
