@@ -23,7 +23,7 @@ make -s -C "$TOP/umhcap" check \
 
 # Boot 1: KUnit and the kselftests of the series.
 "$S/boot.sh" "$kernel" "$K/initramfs.cpio" "$R/selftests" \
-	kunit.filter_glob='umh*' umhcap.run=umh/bounds_test
+	kunit.filter_glob='umh*' umhcap.run=umh/bounds_test,umh/purpose_test
 
 step "all steps took $(($(date +%s) - t0)) s"
 exec "$UMHCAP_BUILD/ktap" "$R"/*
