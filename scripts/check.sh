@@ -21,9 +21,27 @@ mkdir -p "$R/umhcap-host"
 make -s -C "$TOP/umhcap" check \
 	KSFT_DIR="$K/src/tools/testing/selftests" >"$R/umhcap-host/tests.log" 2>&1 || true
 
-# Boot 1: KUnit and the kselftests of the series.
-"$S/boot.sh" "$kernel" "$K/initramfs.cpio" "$R/selftests" \
-	kunit.filter_glob='umh*' umhcap.run=umh/bounds_test,umh/purpose_test
+boot() {
+	name=$1
+	shift
+	"$S/boot.sh" "$kernel" "$K/initramfs.cpio" "$R/$name" "$@"
+}
+
+# KUnit, and the kselftests of the series with the bounds open at boot.
+boot selftests kunit.filter_glob='umh*' \
+	umhcap.run=umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test
+
+# Bounds from the command line, applied before the first helper.
+B='all:0x1fffffffdff,uevent:0x1ffffdfffff,coredump:0'
+boot bootparams kunit.enable=0 \
+	usermodehelper.bset=$B usermodehelper.inheritable=$B \
+	umhcap.run=umh/params_test,umh/boot_test,umh/trace_test
+
+# Malformed items are reported and skipped; the others still apply.
+boot badparams kunit.enable=0 \
+	usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
+	usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
+	umhcap.run=umh/params_test,umh/boot_test
 
 step "all steps took $(($(date +%s) - t0)) s"
 exec "$UMHCAP_BUILD/ktap" "$R"/*
