@@ -14,5 +14,12 @@ step "building umhcap (static)"
 make -s -C "$TOP/umhcap" static >/dev/null ||
 	die "building umhcap failed; see the compiler output above"
 cp "$TOP/umhcap/umhcap.static" "$tests/bin/umhcap"
+step "building the umhcap guest tests"
+mkdir -p "$tests/umhcap"
+make -s -C "$TOP/umhcap" guest-tests \
+	KSFT_DIR="$dir/src/tools/testing/selftests" >/dev/null ||
+	die "building the umhcap guest tests failed; see above"
+cp "$TOP/umhcap/tests/guest_test" "$TOP/umhcap/tests/guest_fallback_test" \
+	"$tests/umhcap/"
 cp "$TOP/guest/demo.sh" "$tests/demo.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"

@@ -39,7 +39,7 @@ static void explain_eperm(const char *path)
 	sys_module = cap_effective(caps, CAP_SYS_MODULE);
 	cap_free(caps);
 	if (!setpcap || !sys_module)
-		umh_err("cannot write %s: %s; this process lacks %s%s%s in its effective set: run as root",
+		umh_err("cannot write %s: %s; this process lacks %s%s%s in its effective set; run as root with full capabilities",
 			path, strerror(EPERM),
 			setpcap ? "" : "CAP_SETPCAP",
 			!setpcap && !sys_module ? " and " : "",

@@ -1,0 +1,85 @@
+#!/bin/sh
+# The static gates of the series, as KTAP on stdout:
+#   - checkpatch.pl --strict on every patch: no error, no warning, no check;
+#   - every patch builds on its own (the series is bisectable);
+#   - sparse (make C=2) on the C files the series touches: no warning in
+#     files it adds, no more than the unpatched tree in files it changes;
+#   - W=1: likewise, no new warning.
+#
+#   gates.sh PATCHED VANILLA
+# PATCHED and VANILLA are $UMHCAP_BUILD/NAME directories of trees built
+# by kernel.sh (src/ and obj/).  Progress goes to stderr.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: gates.sh PATCHED VANILLA"
+P=$1 V=$2
+series=$TOP/patches/series
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+notok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
+
+npatch=$(grep -c . "$series")
+# The C files the series adds or changes, from the patches themselves.
+files=$(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP"/patches/0*.patch |
+	grep -v '^tools/' | sort -u)
+nfiles=$(echo "$files" | wc -w)
+echo "TAP version 13"
+echo "1..$((npatch * 2 + nfiles * 2))"
+
+export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
+export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
+
+step "checkpatch.pl --strict on $npatch patches"
+while read -r p; do
+	out=$("$P/src/scripts/checkpatch.pl" --strict --quiet --no-summary \
+		--show-types "$TOP/patches/$p" 2>&1) && [ -z "$out" ]
+	rc=$?
+	[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
+	check $rc "checkpatch --strict $p"
+done <"$series"
+
+# Bisectability: a git tree at the base, then one build per patch.
+B=$UMHCAP_BUILD/bisect
+step "bisect: building after each of $npatch patches"
+"$TOP/scripts/tree.sh" --git "$B/src" >&2
+rm -rf "$B/obj"
+mkdir -p "$B/obj"
+cp "$P/obj/.config" "$B/obj/.config"
+i=0
+for c in $(git -C "$B/src" rev-list --reverse base..HEAD); do
+	i=$((i + 1))
+	git -C "$B/src" checkout -q "$c"
+	subject=$(git -C "$B/src" log -1 --format=%s "$c")
+	step "bisect $i/$npatch: $subject"
+	make -s -C "$B/src" O="$B/obj" CC="ccache gcc" olddefconfig >/dev/null &&
+		make -s -C "$B/src" O="$B/obj" CC="ccache gcc" -j"$JOBS" \
+			bzImage >"$B/build.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || tail -n 20 "$B/build.log" | sed 's/^/# /'
+	check $rc "builds after patch $i: $subject"
+done
+
+# Warnings of one tool on one file: the count of "file:line: warning" lines.
+warnings() { # TREE FILE ARGS...
+	tree=$1 f=$2
+	shift 2
+	make -s -C "$tree/src" O="$tree/obj" CC="ccache gcc" "$@" \
+		"${f%.c}.o" 2>&1 | grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true
+}
+
+step "sparse and W=1 on $nfiles files"
+command -v sparse >/dev/null || die "sparse missing; run 'make deps'"
+for f in $files; do
+	for tool in "C=2" "W=1"; do
+		new=$(warnings "$P" "$f" $tool)
+		if [ -f "$V/src/$f" ]; then
+			old=$(warnings "$V" "$f" $tool)
+		else
+			old=0
+		fi
+		check $([ "$new" -le "$old" ] && echo 0 || echo 1) \
+			"$tool $f: $new warnings, unpatched $old"
+	done
+done
