@@ -12,7 +12,7 @@ S := scripts
 .PHONY: help deps kernel guest run shell check edit export tool clean
 
 help:
-	@sed -n 's/^## //p' README.md
+	@grep '^make [a-z]' README.md
 
 deps:
 	@$(S)/deps.sh

@@ -20,3 +20,17 @@ find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delet
 cp "$tmp"/*.patch "$TOP/patches/"
 (cd "$tmp" && ls ./*.patch | sed 's|^\./||') >"$TOP/patches/series"
 step "wrote $n patches and patches/series"
+
+# The cover letter: patches/cover-letter.txt (subject, blank line, body),
+# then the shortlog and diffstat of the series as it is now.
+cover=$TOP/patches/0000-cover-letter.patch
+{
+	echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+	git -C "$work" log -1 --format='From: %an <%ae>%nDate: %aD' base..HEAD
+	printf 'Subject: [PATCH 0/%d] %s\n' "$n" "$(head -n 1 "$TOP/patches/cover-letter.txt")"
+	tail -n +2 "$TOP/patches/cover-letter.txt"
+	echo
+	git -C "$work" shortlog base..HEAD
+	git -C "$work" diff --stat=72 base..HEAD
+} >"$cover"
+step "wrote $(basename "$cover")"
