@@ -5,43 +5,67 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 K=$UMHCAP_BUILD/patched
+V=$UMHCAP_BUILD/vanilla
+D=$UMHCAP_BUILD/debug
 R=$UMHCAP_BUILD/results
 S=$TOP/scripts
 rm -rf "$R"
 mkdir -p "$R"
 t0=$(date +%s)
+timed() { # NAME COMMAND...: run, and log how long it took
+	name=$1
+	shift
+	s=$(date +%s)
+	"$@"
+	echo "$name $(($(date +%s) - s)) s" >>"$R/times"
+}
 
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
 
-kernel=$("$S/kernel.sh" patched "$TOP/config/series.config")
-"$S/guest.sh" "$K"
+timed kernel-patched "$S/kernel.sh" patched "$TOP/config/series.config" >"$R/bzImage"
+timed guest "$S/guest.sh" "$K"
+timed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 
 step "umhcap host tests"
 mkdir -p "$R/umhcap-host"
-make -s -C "$TOP/umhcap" check \
+timed umhcap-host make -s -C "$TOP/umhcap" check \
 	KSFT_DIR="$K/src/tools/testing/selftests" >"$R/umhcap-host/tests.log" 2>&1 || true
 
-boot() {
-	name=$1
-	shift
-	"$S/boot.sh" "$kernel" "$K/initramfs.cpio" "$R/$name" "$@"
+# The guest suite: boots of KERNEL named PREFIX-*.
+suite() { # PREFIX KERNEL
+	prefix=$1 kernel=$2
+	# KUnit, the kselftests with the bounds open at boot, then umhcap on
+	# the real kernel (it narrows bounds, so it runs last).
+	timed "boot-$prefix-selftests" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-selftests" kunit.filter_glob='umh*' \
+		umhcap.run=umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
+	# Bounds from the command line, applied before the first helper.
+	b='all:0x1fffffffdff,uevent:0x1ffffdfffff,coredump:0'
+	timed "boot-$prefix-bootparams" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-bootparams" kunit.enable=0 \
+		usermodehelper.bset=$b usermodehelper.inheritable=$b \
+		umhcap.run=umh/params_test,umh/boot_test,umh/trace_test
+	# Malformed items are reported and skipped; the others still apply.
+	timed "boot-$prefix-badparams" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-badparams" kunit.enable=0 \
+		usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
+		usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
+		umhcap.run=umh/params_test,umh/boot_test
 }
+suite patched "$(cat "$R/bzImage")"
 
-# KUnit, and the kselftests of the series with the bounds open at boot.
-boot selftests kunit.filter_glob='umh*' \
-	umhcap.run=umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test
+# umhcap falls back on an unpatched 6.12 built by the same harness.
+timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
+	"$K/initramfs.cpio" "$R/vanilla" umhcap.run=umhcap/guest_fallback_test
 
-# Bounds from the command line, applied before the first helper.
-B='all:0x1fffffffdff,uevent:0x1ffffdfffff,coredump:0'
-boot bootparams kunit.enable=0 \
-	usermodehelper.bset=$B usermodehelper.inheritable=$B \
-	umhcap.run=umh/params_test,umh/boot_test,umh/trace_test
+mkdir -p "$R/gates"
+timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
 
-# Malformed items are reported and skipped; the others still apply.
-boot badparams kunit.enable=0 \
-	usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
-	usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
-	umhcap.run=umh/params_test,umh/boot_test
+# The debug kernel (KASAN, lockdep, UBSAN, ...) runs the whole suite again.
+timed kernel-debug "$S/kernel.sh" debug "$TOP/config/series.config" \
+	"$TOP/config/debug.config" >"$R/bzImage.debug"
+BOOT_TIMEOUT=1200 suite debug "$(cat "$R/bzImage.debug")"
 
-step "all steps took $(($(date +%s) - t0)) s"
-exec "$UMHCAP_BUILD/ktap" "$R"/*
+step "all steps took $(($(date +%s) - t0)) s:"
+sed 's/^/  /' "$R/times" >&2
+exec "$UMHCAP_BUILD/ktap" "$R"/*/
