@@ -9,7 +9,7 @@ export UMHCAP_BUILD
 K := $(UMHCAP_BUILD)/patched
 S := scripts
 
-.PHONY: help deps kernel guest run shell check edit export tool clean
+.PHONY: help deps kernel guest run shell bench check edit export tool clean
 
 help:
 	@grep '^make [a-z]' README.md
@@ -28,6 +28,9 @@ run: guest
 
 shell: guest
 	@$(S)/run.sh shell
+
+bench: deps
+	@$(S)/bench.sh
 
 check: deps
 	@$(S)/check.sh

@@ -5,7 +5,7 @@ set -eu
 
 PKGS="linux-source-6.12 busybox-static qemu-system-x86 sparse ccache
 libcap-dev gcc make bc bison flex libelf-dev libssl-dev xz-utils cpio
-perl git kmod"
+perl git kmod python3-ply python3-git"
 
 missing=
 for p in $PKGS; do

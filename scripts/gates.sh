@@ -33,7 +33,8 @@ export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
 
 step "checkpatch.pl --strict on $npatch patches"
 while read -r p; do
-	out=$("$P/src/scripts/checkpatch.pl" --strict --quiet --no-summary \
+	# Debian's python3, with python3-ply and python3-git, for spdxcheck.py.
+	out=$(PATH=/usr/bin:$PATH "$P/src/scripts/checkpatch.pl" --strict --quiet --no-summary \
 		--show-types "$TOP/patches/$p" 2>&1) && [ -z "$out" ]
 	rc=$?
 	[ $rc = 0 ] || echo "$out" | sed 's/^/# /'

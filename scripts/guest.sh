@@ -21,5 +21,10 @@ make -s -C "$TOP/umhcap" guest-tests \
 	die "building the umhcap guest tests failed; see above"
 cp "$TOP/umhcap/tests/guest_test" "$TOP/umhcap/tests/guest_fallback_test" \
 	"$tests/umhcap/"
+mkdir -p "$tests/bench"
+for b in umh_bench true; do
+	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||
+		die "building bench/$b.c failed"
+done
 cp "$TOP/guest/demo.sh" "$tests/demo.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"
