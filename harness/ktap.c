@@ -185,8 +185,16 @@ static void tail(const char *path, int lines)
 
 static void scan_boot(const char *dir)
 {
-	char path[4096], line[4096], first[256] = "";
-	const char *boot = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	char path[4096], line[4096], first[256] = "", name[256];
+	const char *boot = name;
+	size_t len = strlen(dir);
+
+	/* The name of a boot is its directory's, without trailing slashes. */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(name, sizeof(name), "%.*s", (int)len, dir);
+	if (strrchr(name, '/'))
+		boot = strrchr(name, '/') + 1;
 	unsigned int nreports = 0, i;
 	bool done = false;
 	FILE *f;

@@ -54,9 +54,17 @@ suite() { # PREFIX KERNEL
 }
 suite patched "$(cat "$R/bzImage")"
 
+# Upstream regression: the kernel's own capabilities and sysctl selftests.
+timed boot-upstream "$S/boot.sh" "$(cat "$R/bzImage")" "$K/initramfs.cpio" \
+	"$R/upstream" kunit.enable=0 sysctl.debug.test_sysctl.boot_int=1 \
+	umhcap.run=upstream/run_kselftest.sh
+
 # umhcap falls back on an unpatched 6.12 built by the same harness.
 timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
 	"$K/initramfs.cpio" "$R/vanilla" umhcap.run=umhcap/guest_fallback_test
+
+# Synchronous helper starts per second, unpatched and patched, same run.
+timed bench env BENCH_BOOTS=1 "$S/bench.sh" >"$R/bench.txt"
 
 mkdir -p "$R/gates"
 timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
@@ -64,8 +72,10 @@ timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
 # The debug kernel (KASAN, lockdep, UBSAN, ...) runs the whole suite again.
 timed kernel-debug "$S/kernel.sh" debug "$TOP/config/series.config" \
 	"$TOP/config/debug.config" >"$R/bzImage.debug"
-BOOT_TIMEOUT=1200 suite debug "$(cat "$R/bzImage.debug")"
+export BOOT_TIMEOUT=1800
+suite debug "$(cat "$R/bzImage.debug")"
 
+cat "$R/bench.txt" >&2
 step "all steps took $(($(date +%s) - t0)) s:"
 sed 's/^/  /' "$R/times" >&2
 exec "$UMHCAP_BUILD/ktap" "$R"/*/

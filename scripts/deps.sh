@@ -4,7 +4,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PKGS="linux-source-6.12 busybox-static qemu-system-x86 sparse ccache
-libcap-dev gcc make bc bison flex libelf-dev libssl-dev xz-utils cpio
+libcap-dev libcap-ng-dev bash-static gcc make bc bison flex libelf-dev
+libssl-dev xz-utils cpio
 perl git kmod python3-ply python3-git"
 
 missing=

@@ -10,6 +10,11 @@ tests=$dir/tests
 rm -rf "$tests"
 mkdir -p "$tests/bin"
 "$TOP/scripts/selftests.sh" "$dir/src" "$tests" umh
+step "building the upstream selftests: capabilities, sysctl"
+make -s -C "$dir/src/tools/testing/selftests" TARGETS="capabilities sysctl" \
+	O="$dir/upstream-build" CC=gcc LDFLAGS=-static \
+	install INSTALL_PATH="$tests/upstream" >/dev/null 2>&1 ||
+	die "building the upstream selftests failed; rerun without >/dev/null to see why"
 step "building umhcap (static)"
 make -s -C "$TOP/umhcap" static >/dev/null ||
 	die "building umhcap failed; see the compiler output above"

@@ -11,6 +11,7 @@ set -eu
 [ $# -eq 3 ] || die "usage: initramfs.sh SRC OUT.cpio TESTDIR"
 src=$1 out=$2 tests=$3
 busybox=/bin/busybox
+[ -x /bin/bash-static ] || die "no /bin/bash-static; run 'make deps' (bash-static)"
 [ -x "$busybox" ] || die "no static busybox; run 'make deps' (busybox-static)"
 [ -x "$tests/umh/umh_helper" ] ||
 	die "$tests/umh/umh_helper missing; build the selftests first"
@@ -28,6 +29,17 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $TOP/guest/init 0755 0 0"
 	echo "file /sbin/umh-boot-helper $tests/umh/umh_helper 0755 0 0"
+	# For the upstream sysctl selftest: bash, and perl and getconf with
+	# the libraries they load.
+	echo "file /bin/bash /bin/bash-static 0755 0 0"
+	for d in /usr /usr/bin /lib /lib/x86_64-linux-gnu /lib64; do
+		echo "dir $d 0755 0 0"
+	done
+	for f in /usr/bin/perl /usr/bin/getconf \
+		 $(ldd /usr/bin/perl /usr/bin/getconf | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | sort -u) \
+		 /lib64/ld-linux-x86-64.so.2; do
+		echo "file $f $(readlink -f $f) 0755 0 0"
+	done
 	(cd "$tests" && find . -mindepth 1 | sort) | while read -r f; do
 		f=${f#./}
 		if [ -d "$tests/$f" ]; then

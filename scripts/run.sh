@@ -11,12 +11,12 @@ kernel=$K/obj/arch/x86/boot/bzImage
 case ${1:-} in
 demo)
 	"$TOP/scripts/boot.sh" "$kernel" "$K/initramfs.cpio" \
-		"$UMHCAP_BUILD/results/demo" kunit.enable=0 umhcap.run=demo
-	cat "$UMHCAP_BUILD/results/demo/tests.log"
+		"$UMHCAP_BUILD/run/demo" kunit.enable=0 umhcap.run=demo
+	cat "$UMHCAP_BUILD/run/demo/tests.log"
 	;;
 shell)
 	BOOT_INTERACTIVE=1 exec "$TOP/scripts/boot.sh" "$kernel" \
-		"$K/initramfs.cpio" "$UMHCAP_BUILD/results/shell" \
+		"$K/initramfs.cpio" "$UMHCAP_BUILD/run/shell" \
 		kunit.enable=0 umhcap.run=shell
 	;;
 *)
