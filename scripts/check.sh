@@ -12,6 +12,9 @@ S=$TOP/scripts
 rm -rf "$R"
 mkdir -p "$R"
 t0=$(date +%s)
+# One seed for the fuzz and stress boots; set UMHCAP_SEED to replay a run.
+SEED=${UMHCAP_SEED:-$t0}
+step "fuzz and stress seed: $SEED"
 timed() { # NAME COMMAND...: run, and log how long it took
 	name=$1
 	shift
@@ -51,6 +54,14 @@ suite() { # PREFIX KERNEL
 		usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
 		usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
 		umhcap.run=umh/params_test,umh/boot_test
+	# Seeded fuzzing of every knob, then a seeded concurrent stress, each
+	# in a boot of its own: both narrow the bounds for good.
+	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-fuzz" kunit.enable=0 UMH_FUZZ_SEED=$SEED \
+		umhcap.run=stress/fuzz_test
+	timed "boot-$prefix-stress" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-stress" kunit.enable=0 UMH_STRESS_SEED=$SEED \
+		umhcap.run=stress/stress_test
 }
 suite patched "$(cat "$R/bzImage")"
 

@@ -26,6 +26,10 @@ make -s -C "$TOP/umhcap" guest-tests \
 	die "building the umhcap guest tests failed; see above"
 cp "$TOP/umhcap/tests/guest_test" "$TOP/umhcap/tests/guest_fallback_test" \
 	"$tests/umhcap/"
+step "building the fuzz and stress tests"
+make -s -C "$TOP/stress" KSFT_DIR="$dir/src/tools/testing/selftests" \
+	OUTPUT="$tests/stress" >/dev/null ||
+	die "building stress/ failed; see the compiler output above"
 mkdir -p "$tests/bench"
 for b in umh_bench true; do
 	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||

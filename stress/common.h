@@ -220,7 +220,7 @@ static inline int drop_effective(const cap_value_t *caps, int n)
  */
 static inline int helper_target(char *target, size_t size)
 {
-	char self[PATH_MAX];
+	char self[PATH_MAX / 2];
 	ssize_t len;
 
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -53,6 +53,7 @@ static struct run_state {
 	unsigned long long known[NKNOB];
 	unsigned long ops, accepted, einval, eperm, skipped, bursts;
 	unsigned int reports;
+	int writes_strict;	/* kernel.sysctl_writes_strict is 1 */
 } *rs;
 
 struct fuzz {
@@ -67,19 +68,21 @@ struct fuzz {
 	int endgame;
 };
 
-static void report(struct fuzz *f, const char *fmt, ...)
+/* Returns whether it printed: the number of reports is bounded. */
+static int report(struct fuzz *f, const char *fmt, ...)
 {
 	va_list ap;
 
 	f->failures++;
 	/* A budget shared by all processes of the run. */
 	if (__atomic_fetch_add(&rs->reports, 1, __ATOMIC_RELAXED) >= MAX_REPORTS)
-		return;
+		return 0;
 	fprintf(stderr, "# FAIL (%s, op %lu): ", caller_names[f->who], f->ops);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	return 1;
 }
 
 static void dump_input(const unsigned char *buf, size_t len, off_t pos)
@@ -207,7 +210,7 @@ static struct expect model(enum caller who, const unsigned char *buf,
 		return e;
 	}
 	/* Nothing to parse, or sysctl_writes_strict ignores the write. */
-	if (!len || pos) {
+	if (!len || (pos && rs->writes_strict)) {
 		e.err = 0;
 		return e;
 	}
@@ -483,30 +486,30 @@ static ssize_t one_write(struct fuzz *f, int k, int fd, off_t pos,
 #endif
 
 	if (r < 0 && err != EINVAL && err != EPERM) {
-		report(f, "write to %s failed with %s, not EINVAL or EPERM",
-		       knob_name(k), strerror(err));
-		dump_input(buf, len, mpos);
+		if (report(f, "write to %s failed with %s, not EINVAL or EPERM",
+		       knob_name(k), strerror(err)))
+			dump_input(buf, len, mpos);
 	}
 	if (now & ~old) {
-		report(f, "%s: bits came back: %#llx, then %#llx",
-		       knob_name(k), old, now);
-		dump_input(buf, len, mpos);
+		if (report(f, "%s: bits came back: %#llx, then %#llx",
+		       knob_name(k), old, now))
+			dump_input(buf, len, mpos);
 	}
 	if (f->who != PRIV && now != old) {
-		report(f, "%s: a write without the capabilities changed it: %#llx, then %#llx",
-		       knob_name(k), old, now);
-		dump_input(buf, len, mpos);
+		if (report(f, "%s: a write without the capabilities changed it: %#llx, then %#llx",
+		       knob_name(k), old, now))
+			dump_input(buf, len, mpos);
 	}
 	if (e.err ? r != -1 || err != e.err : r != (ssize_t)len) {
-		report(f, "%s: write returned %zd (%s), the model expects %zd (%s)",
+		if (report(f, "%s: write returned %zd (%s), the model expects %zd (%s)",
 		       knob_name(k), r, r < 0 ? strerror(err) : "ok",
 		       e.err ? (ssize_t)-1 : (ssize_t)len,
-		       e.err ? strerror(e.err) : "ok");
-		dump_input(buf, len, mpos);
+		       e.err ? strerror(e.err) : "ok"))
+			dump_input(buf, len, mpos);
 	} else if (now != e.val) {
-		report(f, "%s: %#llx after the write, the model expects %#llx (was %#llx)",
-		       knob_name(k), now, e.val, old);
-		dump_input(buf, len, mpos);
+		if (report(f, "%s: %#llx after the write, the model expects %#llx (was %#llx)",
+		       knob_name(k), now, e.val, old))
+			dump_input(buf, len, mpos);
 	}
 
 	if (r >= 0) {
@@ -662,6 +665,14 @@ static void __attribute__((constructor)) fuzz_init(void)
 	rs->seed = pick_seed("UMH_FUZZ_SEED");
 }
 
+static void read_writes_strict(void)
+{
+	char text[16] = "1";
+
+	read_text("/proc/sys/kernel/sysctl_writes_strict", text, sizeof(text));
+	rs->writes_strict = atoi(text) == 1;
+}
+
 static int fuzz_open(struct fuzz *f, enum caller who, uint64_t stream)
 {
 	char path[PATH_MAX];
@@ -745,9 +756,12 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
+	read_writes_strict();
 	if (!rs->known_valid && !rs->ops) {
 		ksft_print_msg("UMH_FUZZ_SEED=%#llx\n",
 			       (unsigned long long)rs->seed);
+		if (!rs->writes_strict)
+			ksft_print_msg("kernel.sysctl_writes_strict is not 1: writes at an offset are parsed\n");
 		fflush(stdout);
 	}
 }
