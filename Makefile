@@ -29,7 +29,7 @@ run: guest
 shell: guest
 	@$(S)/run.sh shell
 
-bench: deps
+bench: guest
 	@$(S)/bench.sh
 
 check: deps

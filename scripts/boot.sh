@@ -6,7 +6,7 @@
 # OUTDIR/console.log gets the kernel console, OUTDIR/tests.log the KTAP of
 # the guest's tests.  The guest powers itself off; a hang is killed after
 # BOOT_TIMEOUT seconds (default 900).  With BOOT_INTERACTIVE=1 the console
-# is this terminal instead.
+# is this terminal instead.  QEMU_EXTRA adds QEMU options.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -32,10 +32,12 @@ fi
 step "booting $(basename "$out"): $*"
 start=$(date +%s)
 rc=0
+# shellcheck disable=SC2086
 timeout --foreground "${BOOT_TIMEOUT:-900}" qemu-system-x86_64 -M pc \
 	-m 512 -nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-serial file:"$out/console.log" -serial file:"$out/tests.log" \
+	${QEMU_EXTRA:-} \
 	</dev/null || rc=$?
 [ "$rc" -eq 124 ] && echo "# umhcap-harness: guest killed after ${BOOT_TIMEOUT:-900} s" >>"$out/console.log"
 step "$(basename "$out") powered off after $(($(date +%s) - start)) s (qemu exit $rc)"

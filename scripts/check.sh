@@ -15,24 +15,51 @@ t0=$(date +%s)
 # One seed for the fuzz and stress boots; set UMHCAP_SEED to replay a run.
 SEED=${UMHCAP_SEED:-$t0}
 step "fuzz and stress seed: $SEED"
-timed() { # NAME COMMAND...: run, and log how long it took
+mkdir -p "$R/steps"
+nsteps=0
+# NAME COMMAND...: run a step, log how long it took, and count it as a
+# result of its own, so that a step that fails outright is counted too.
+timed() {
 	name=$1
 	shift
 	s=$(date +%s)
-	"$@"
+	rc=0
+	"$@" || rc=$?
 	echo "$name $(($(date +%s) - s)) s" >>"$R/times"
+	nsteps=$((nsteps + 1))
+	if [ $rc = 0 ]; then
+		echo "ok $nsteps step $name" >>"$R/steps/body"
+	else
+		echo "not ok $nsteps step $name: exit $rc" >>"$R/steps/body"
+	fi
+	last_rc=$rc
+}
+
+# Count what ran, and print the last line: "N passed, N failed".
+summary() {
+	printf 'TAP version 13\n1..%d\n' "$nsteps" >"$R/steps/tests.log"
+	cat "$R/steps/body" >>"$R/steps/tests.log"
+	step "all steps took $(($(date +%s) - t0)) s:"
+	sed 's/^/  /' "$R/times" >&2
+	exec "$UMHCAP_BUILD/ktap" "$R"/*/
+}
+
+# A step the rest cannot do without.
+needed() {
+	timed "$@"
+	[ "$last_rc" = 0 ] || { step "$1 failed: nothing after it can run"; summary; }
 }
 
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
 
-timed kernel-patched "$S/kernel.sh" patched "$TOP/config/series.config" >"$R/bzImage"
-timed guest "$S/guest.sh" "$K"
-timed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
+needed kernel-patched "$S/kernel.sh" patched "$TOP/config/series.config" >"$R/bzImage"
+needed guest "$S/guest.sh" "$K"
+needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 
 step "umhcap host tests"
 mkdir -p "$R/umhcap-host"
 timed umhcap-host make -s -C "$TOP/umhcap" check \
-	KSFT_DIR="$K/src/tools/testing/selftests" >"$R/umhcap-host/tests.log" 2>&1 || true
+	KSFT_DIR="$K/src/tools/testing/selftests" >"$R/umhcap-host/tests.log" 2>&1
 
 # The guest suite: boots of KERNEL named PREFIX-*.
 suite() { # PREFIX KERNEL
@@ -75,7 +102,7 @@ timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
 	"$K/initramfs.cpio" "$R/vanilla" umhcap.run=umhcap/guest_fallback_test
 
 # Synchronous helper starts per second, unpatched and patched, same run.
-timed bench env BENCH_BOOTS=1 "$S/bench.sh" >"$R/bench.txt"
+timed bench env BENCH_BOOTS=2 VANILLA_BUILT=1 "$S/bench.sh" >"$R/bench.txt"
 
 mkdir -p "$R/gates"
 timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
@@ -87,6 +114,4 @@ export BOOT_TIMEOUT=1800
 suite debug "$(cat "$R/bzImage.debug")"
 
 cat "$R/bench.txt" >&2
-step "all steps took $(($(date +%s) - t0)) s:"
-sed 's/^/  /' "$R/times" >&2
-exec "$UMHCAP_BUILD/ktap" "$R"/*/
+summary

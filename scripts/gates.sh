@@ -33,10 +33,15 @@ export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
 
 step "checkpatch.pl --strict on $npatch patches"
 while read -r p; do
-	# Debian's python3, with python3-ply and python3-git, for spdxcheck.py.
-	out=$(PATH=/usr/bin:$PATH "$P/src/scripts/checkpatch.pl" --strict --quiet --no-summary \
-		--show-types "$TOP/patches/$p" 2>&1) && [ -z "$out" ]
-	rc=$?
+	# From the tree, and with Debian's python3 (python3-ply and
+	# python3-git), for spdxcheck.py.
+	if out=$(cd "$P/src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
+		--strict --quiet --no-summary --show-types \
+		"$TOP/patches/$p" 2>&1) && [ -z "$out" ]; then
+		rc=0
+	else
+		rc=1
+	fi
 	[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 	check $rc "checkpatch --strict $p"
 done <"$series"
@@ -54,10 +59,14 @@ for c in $(git -C "$B/src" rev-list --reverse base..HEAD); do
 	git -C "$B/src" checkout -q "$c"
 	subject=$(git -C "$B/src" log -1 --format=%s "$c")
 	step "bisect $i/$npatch: $subject"
-	make -s -C "$B/src" O="$B/obj" CC="ccache gcc" olddefconfig >/dev/null &&
-		make -s -C "$B/src" O="$B/obj" CC="ccache gcc" -j"$JOBS" \
-			bzImage >"$B/build.log" 2>&1
-	rc=$?
+	if make -s -C "$B/src" O="$B/obj" CC="ccache gcc" olddefconfig \
+		>/dev/null &&
+	   make -s -C "$B/src" O="$B/obj" CC="ccache gcc" -j"$JOBS" \
+		bzImage >"$B/build.log" 2>&1; then
+		rc=0
+	else
+		rc=1
+	fi
 	[ $rc = 0 ] || tail -n 20 "$B/build.log" | sed 's/^/# /'
 	check $rc "builds after patch $i: $subject"
 done

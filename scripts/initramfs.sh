@@ -35,6 +35,18 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 	for d in /usr /usr/bin /lib /lib/x86_64-linux-gnu /lib64; do
 		echo "dir $d 0755 0 0"
 	done
+	echo "slink /usr/bin/env /bin/busybox 0777 0 0"
+	# perl-base: the modules of Debian's perl (strict, IO::Handle, ...).
+	for d in /usr/lib /usr/lib/x86_64-linux-gnu; do
+		echo "dir $d 0755 0 0"
+	done
+	find /usr/lib/x86_64-linux-gnu/perl-base | sort | while read -r f; do
+		if [ -d "$f" ]; then
+			echo "dir $f 0755 0 0"
+		else
+			echo "file $f $(readlink -f "$f") 0644 0 0"
+		fi
+	done
 	for f in /usr/bin/perl /usr/bin/getconf \
 		 $(ldd /usr/bin/perl /usr/bin/getconf | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | sort -u) \
 		 /lib64/ld-linux-x86-64.so.2; do
