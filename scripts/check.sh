@@ -15,6 +15,8 @@ t0=$(date +%s)
 # One seed for the fuzz and stress boots; set UMHCAP_SEED to replay a run.
 SEED=${UMHCAP_SEED:-$t0}
 step "fuzz and stress seed: $SEED"
+# fd 3: where the summary goes, whatever a step redirects.
+exec 3>&1
 mkdir -p "$R/steps"
 nsteps=0
 # NAME COMMAND...: run a step, log how long it took, and count it as a
@@ -41,7 +43,7 @@ summary() {
 	cat "$R/steps/body" >>"$R/steps/tests.log"
 	step "all steps took $(($(date +%s) - t0)) s:"
 	sed 's/^/  /' "$R/times" >&2
-	exec "$UMHCAP_BUILD/ktap" "$R"/*/
+	exec "$UMHCAP_BUILD/ktap" "$R"/*/ >&3
 }
 
 # A step the rest cannot do without.
