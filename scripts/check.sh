@@ -97,7 +97,7 @@ suite patched "$(cat "$R/bzImage")"
 # Upstream regression: the kernel's own capabilities and sysctl selftests.
 timed boot-upstream "$S/boot.sh" "$(cat "$R/bzImage")" "$K/initramfs.cpio" \
 	"$R/upstream" kunit.enable=0 sysctl.debug.test_sysctl.boot_int=1 \
-	umhcap.run=upstream/run_kselftest.sh
+	umhcap.run=upstream/run_all.sh
 
 # umhcap falls back on an unpatched 6.12 built by the same harness.
 timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \

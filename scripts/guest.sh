@@ -35,5 +35,6 @@ for b in umh_bench true; do
 	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||
 		die "building bench/$b.c failed"
 done
-cp "$TOP/guest/demo.sh" "$tests/demo.sh"
+cp "$TOP/guest/demo.sh" "$tests/"
+cp "$TOP/guest/upstream.sh" "$tests/upstream/run_all.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"
