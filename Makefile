@@ -47,4 +47,4 @@ tool:
 
 clean:
 	@$(MAKE) -s -C umhcap clean
-	rm -rf $(UMHCAP_BUILD)/patched $(UMHCAP_BUILD)/vanilla $(UMHCAP_BUILD)/results
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results run)

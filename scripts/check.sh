@@ -6,7 +6,6 @@ set -eu
 
 K=$UMHCAP_BUILD/patched
 V=$UMHCAP_BUILD/vanilla
-D=$UMHCAP_BUILD/debug
 R=$UMHCAP_BUILD/results
 S=$TOP/scripts
 rm -rf "$R"
