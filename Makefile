@@ -4,10 +4,14 @@
 # never in this checkout.  See README.md.
 
 UMHCAP_BUILD ?= $(HOME)/.cache/umhcap
-export UMHCAP_BUILD
+# The git work tree of 'make edit' and 'make export'.
+UMHCAP_WORK ?= $(UMHCAP_BUILD)/work
+export UMHCAP_BUILD UMHCAP_WORK
 
 K := $(UMHCAP_BUILD)/patched
-S := scripts
+# Absolute paths only: a script may run from another directory.
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+S := $(TOP)/scripts
 
 .PHONY: help deps kernel guest run shell bench check edit export tool clean
 
@@ -18,7 +22,7 @@ deps:
 	@$(S)/deps.sh
 
 kernel: deps
-	@$(S)/kernel.sh patched config/series.config
+	@$(S)/kernel.sh patched $(TOP)/config/series.config
 
 guest: kernel
 	@$(S)/guest.sh $(K)
@@ -36,15 +40,15 @@ check: deps
 	@$(S)/check.sh
 
 edit: deps
-	@$(S)/tree.sh --git $(UMHCAP_BUILD)/work
-	@echo "work tree: $(UMHCAP_BUILD)/work; 'make export' writes its commits to patches/"
+	@$(S)/tree.sh --git $(UMHCAP_WORK)
+	@echo "work tree: $(UMHCAP_WORK); 'make export' writes its commits to patches/"
 
 export:
 	@$(S)/export.sh
 
 tool:
-	@$(MAKE) -s -C umhcap
+	@$(MAKE) -s -C $(TOP)/umhcap
 
 clean:
-	@$(MAKE) -s -C umhcap clean
+	@$(MAKE) -s -C $(TOP)/umhcap clean
 	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results run)

@@ -10,6 +10,8 @@ ln -s $H $D/modprobe
 ln -s $H $D/coredump
 
 say() { printf '\n### %s\n' "$*"; }
+# The bounding set HELPER's last run recorded, in hex.
+bnd() { tail -n 1 $D/$1.log | sed -n 's/.* bnd=\([0-9a-f]*\).*/\1/p'; }
 run() { echo "# $*"; "$@"; }
 
 # Start one modprobe and one core dump helper; show what each recorded.
@@ -34,6 +36,7 @@ sleep 1
 
 say "Two helpers with the bounds open: both get every capability"
 helpers
+open_modprobe=$(bnd modprobe) open_coredump=$(bnd coredump)
 
 say "Narrow: the core dump handler keeps what writing a dump needs; every helper loses cap_sys_rawio"
 run umhcap keep -p coredump cap_chown cap_dac_override cap_fowner cap_setgid cap_setuid
@@ -51,3 +54,26 @@ cat $D/trace.txt
 
 say "Making it permanent: kernel command line, from the first helper at boot"
 run umhcap export --cmdline
+
+# The demo checks itself, as KTAP: 'make check' counts these.
+full=$(printf %x $(((1 << ($(cat /proc/sys/kernel/cap_last_cap) + 1)) - 1)))
+rawio=17
+want_modprobe=$(printf %x $((0x$full & ~(1 << rawio))))
+# cap_chown, cap_dac_override, cap_fowner, cap_setgid, cap_setuid
+want_coredump=cb
+n=0
+expect() { # WHAT GOT WANT
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n demo: $1"
+	else
+		echo "not ok $n demo: $1: bnd=${2:-none}, expected $3"
+	fi
+}
+say "The demo checks what the helpers recorded"
+echo "TAP version 13"
+echo "1..4"
+expect "modprobe helper, bounds open: every capability" "$open_modprobe" "$full"
+expect "coredump helper, bounds open: every capability" "$open_coredump" "$full"
+expect "modprobe helper, narrowed: all but cap_sys_rawio" "$(bnd modprobe)" "$want_modprobe"
+expect "coredump helper, narrowed: the five it keeps" "$(bnd coredump)" "$want_coredump"

@@ -53,8 +53,77 @@ needed() {
 
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
 
-needed kernel-patched "$S/kernel.sh" patched "$TOP/config/series.config" >"$R/bzImage"
-needed guest "$S/guest.sh" "$K"
+# The README's commands, as a reader types them, on the build the rest of
+# the run uses.  A README command that stops working fails here.
+readme_kernel() { # make kernel: its last line is an existing bzImage
+	make -s -C "$TOP" kernel >"$R/make-kernel.out" || return 1
+	img=$(tail -n 1 "$R/make-kernel.out")
+	case $img in
+	/*/bzImage) [ -f "$img" ] || { step "make kernel: no file $img"; return 1; } ;;
+	*) step "make kernel: last line '$img' is not a bzImage path"; return 1 ;;
+	esac
+	echo "$img" >"$R/bzImage"
+}
+readme_run() { # make run: builds the guest, boots the demo, which checks itself
+	make -s -C "$TOP" run >"$R/make-run.out" 2>&1 ||
+		{ tail -n 20 "$R/make-run.out" >&2; return 1; }
+	mkdir -p "$R/make-run"
+	cp "$UMHCAP_BUILD/run/demo/console.log" \
+		"$UMHCAP_BUILD/run/demo/tests.log" "$R/make-run/"
+}
+readme_shell() { # make shell: a person types at the guest's shell
+	out=$R/make-shell.out
+	fifo=$R/make-shell.in
+	rm -f "$fifo" "$out"
+	mkfifo "$fifo"
+	# Read-write, so that opening it does not wait for the reader.
+	exec 4<>"$fifo"
+	make -s -C "$TOP" shell <"$fifo" >"$out" 2>&1 &
+	pid=$!
+	# Type only once the shell is there: the serial port drops early input.
+	i=0
+	until grep -q "type 'reboot -f' to leave" "$out" || [ $i -ge 300 ] ||
+	      ! kill -0 $pid 2>/dev/null; do
+		sleep 1
+		i=$((i + 1))
+	done
+	sleep 1
+	echo 'umhcap show all | sed "s/^/shell-saw: /"' >&4
+	sleep 2
+	echo 'reboot -f' >&4
+	rc=0
+	wait $pid || rc=$?
+	exec 4>&-
+	rm -f "$fifo"
+	[ $rc = 0 ] && grep -q '^shell-saw: all (global' "$out" ||
+		{ step "make shell: no answer from the guest's shell; see $out"; return 1; }
+}
+readme_tool() { # make tool, then the tool answers --help
+	make -s -C "$TOP" tool && "$TOP/umhcap/umhcap" --help >/dev/null &&
+		make -s -C "$TOP" help | grep -q '^make check'
+}
+readme_export() { # make edit, make export: patches/ stays byte-identical
+	rm -rf "$R/.patches.before"
+	cp -a "$TOP/patches" "$R/.patches.before"
+	rc=0
+	{ make -s -C "$TOP" edit UMHCAP_WORK="$R/work" &&
+	  make -s -C "$TOP" export UMHCAP_WORK="$R/work"; } >&2 || rc=$?
+	if ! diff -r "$R/.patches.before" "$TOP/patches" >"$R/export.diff"; then
+		step "make export changed patches/ (restored; the diff is in $R/export.diff)"
+		rm -rf "$TOP/patches"
+		cp -a "$R/.patches.before" "$TOP/patches"
+		rc=1
+	fi
+	rm -rf "$R/work"
+	return $rc
+}
+
+timed deps-present "$S/deps.sh" --check
+needed make-kernel readme_kernel
+needed make-run readme_run
+timed make-shell readme_shell
+timed make-tool readme_tool
+timed make-export readme_export
 needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 
 step "umhcap host tests"
@@ -103,7 +172,7 @@ timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
 	"$K/initramfs.cpio" "$R/vanilla" umhcap.run=umhcap/guest_fallback_test
 
 # Synchronous helper starts per second, unpatched and patched, same run.
-timed bench env BENCH_BOOTS=2 VANILLA_BUILT=1 "$S/bench.sh" >"$R/bench.txt"
+timed bench env BENCH_BOOTS=2 "$S/bench.sh" >"$R/bench.txt"
 
 mkdir -p "$R/gates"
 timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"

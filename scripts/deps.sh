@@ -1,27 +1,99 @@
 #!/bin/sh
-# Install, with apt, the Debian packages the harness needs and lacks.
+# 'make deps': install, with apt, the Debian packages the harness needs and
+# lacks, then check that every external command and file the harness uses
+# is really there.  A package missing from the list below fails here, with
+# the command and the package that provides it named, not half-way through
+# a build.
+#
+#   deps.sh            install what is missing, then check
+#   deps.sh --check    only check; exit 1 and name what is missing
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.12 busybox-static qemu-system-x86 sparse ccache
-libcap-dev libcap-ng-dev bash-static gcc make bc bison flex libelf-dev
-libssl-dev xz-utils cpio
-perl git kmod python3-ply python3-git"
+# What the harness runs or reads, and the Debian package that provides it.
+# A name without a slash is a command looked up in PATH; a path is a file.
+# Keep it whole: the clean-root step of 'make check' starts from a minimal
+# Debian root, where anything left out of this table is missing.
+NEEDS='
+/usr/src/linux-source-6.12.tar.xz	linux-source-6.12
+/bin/busybox				busybox-static
+/bin/bash-static			bash-static
+qemu-system-x86_64			qemu-system-x86
+sparse					sparse
+ccache					ccache
+gcc					gcc
+cc					gcc
+ld					binutils
+make					make
+bc					bc
+bison					bison
+flex					flex
+/usr/include/libelf.h			libelf-dev
+/usr/include/openssl/ssl.h		libssl-dev
+/usr/include/sys/capability.h		libcap-dev
+/usr/include/cap-ng.h			libcap-ng-dev
+/usr/include/tracefs/tracefs.h		libtracefs-dev
+/usr/include/traceevent/event-parse.h	libtraceevent-dev
+pkg-config				pkgconf
+xz					xz-utils
+cpio					cpio
+perl					perl
+git					git
+rsync					rsync
+depmod					kmod
+/usr/lib/python3/dist-packages/ply	python3-ply
+/usr/lib/python3/dist-packages/git	python3-git
+mmdebstrap				mmdebstrap
+unshare					util-linux
+timeout					coreutils
+awk					mawk
+'
 
-missing=
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
+# The packages 'make deps' installs.  The table above is what they must
+# provide; check() below holds this list to it.
+PKGS="linux-source-6.12 busybox-static bash-static qemu-system-x86 sparse
+ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
+libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
+git rsync kmod python3-ply python3-git mmdebstrap util-linux coreutils mawk"
 
-step "installing:$missing"
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-$SUDO apt-get update -q >/dev/null ||
-	die "apt-get update failed; check the network and /etc/apt/sources.list"
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
-	--no-install-recommends $missing >/dev/null ||
-	die "apt-get install$missing failed"
-step "installed:$missing"
+missing_pkgs() {
+	for p in $PKGS; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+check() {
+	bad=$(echo "$NEEDS" | while read -r what pkg; do
+		[ -n "$what" ] || continue
+		case $what in
+		*/*) [ -e "$what" ] ;;
+		*) command -v "$what" >/dev/null 2>&1 ;;
+		esac || printf '  %-40s from package %s\n' "$what" "$pkg"
+	done)
+	[ -z "$bad" ] && return 0
+	echo "$(basename "$0"): error: missing after 'make deps':" >&2
+	echo "$bad" >&2
+	echo "$(basename "$0"): add the package to scripts/deps.sh, or install it" >&2
+	exit 1
+}
+
+if [ "${1:-}" = --check ]; then
+	check
+	exit 0
+fi
+
+pkgs=$(missing_pkgs | tr '\n' ' ')
+if [ -n "$pkgs" ]; then
+	step "installing: $pkgs"
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -q >/dev/null ||
+		die "apt-get update failed; check the network and /etc/apt/sources.list"
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+		--no-install-recommends $pkgs >/dev/null ||
+		die "apt-get install $pkgs failed"
+	step "installed: $pkgs"
+fi
+check

@@ -1,17 +1,19 @@
 #!/bin/sh
 # Write the commits of the work tree (made by 'make edit') back into
 # patches/, reproducibly: no dates of today, no commit hashes, no version
-# signature, so an unchanged commit gives an unchanged file.
+# signature, and blob abbreviations of a fixed length (git's default
+# grows with the repository), so an unchanged commit gives an unchanged
+# file.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-work=${1:-$UMHCAP_BUILD/work}
+work=${1:-${UMHCAP_WORK:-$UMHCAP_BUILD/work}}
 git -C "$work" rev-parse -q --verify base >/dev/null ||
 	die "$work is not a work tree made by 'make edit'"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$work" format-patch -q --zero-commit --no-signature \
+git -C "$work" -c core.abbrev=9 format-patch -q --zero-commit --no-signature \
 	--stat=72 --no-numbered -o "$tmp" base..HEAD
 n=$(ls "$tmp" | wc -l)
 [ "$n" -gt 0 ] || die "no commits above 'base' in $work"

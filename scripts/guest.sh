@@ -7,6 +7,23 @@ set -eu
 [ $# -eq 1 ] || die "usage: guest.sh DIR"
 dir=$1
 tests=$dir/tests
+# Everything the guest is made of.  A guest whose stamp matches is kept.
+stamp=$dir/guest.stamp
+inputs=$( {
+	cat "$dir/stamp" 2>/dev/null
+	(cd "$TOP" && find guest umhcap stress bench -type f \( -name '*.[ch]' \
+		-o -name Makefile -o -name '*.sh' -o -name init \) | sort |
+		xargs cat)
+	cat "$TOP"/scripts/guest.sh "$TOP"/scripts/initramfs.sh \
+		"$TOP"/scripts/selftests.sh
+	dpkg-query -W busybox-static bash-static perl-base libc6 libcap-dev
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
+   [ -f "$dir/initramfs.cpio" ]; then
+	step "the guest in $dir is up to date"
+	exit 0
+fi
+rm -f "$stamp"
 rm -rf "$tests"
 mkdir -p "$tests/bin"
 "$TOP/scripts/selftests.sh" "$dir/src" "$tests" umh
@@ -38,3 +55,4 @@ done
 cp "$TOP/guest/demo.sh" "$tests/"
 cp "$TOP/guest/upstream.sh" "$tests/upstream/run_all.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"
+echo "$inputs" >"$stamp"

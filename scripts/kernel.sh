@@ -6,6 +6,7 @@
 # The tree goes to $UMHCAP_BUILD/NAME/src and the objects to
 # $UMHCAP_BUILD/NAME/obj.  tinyconfig is merged with config/umhcap.config
 # and any further FRAGMENTs.  The last line printed is the bzImage path.
+# A build whose inputs have not changed since it last finished is kept.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,30 @@ name=$1
 shift
 src=$UMHCAP_BUILD/$name/src
 obj=$UMHCAP_BUILD/$name/obj
-frags="$TOP/config/umhcap.config $*"
+# Fragments are read from the object directory: make them absolute.
+frags=$TOP/config/umhcap.config
+for f in "$@"; do
+	[ -r "$f" ] || die "no configuration fragment $f"
+	frags="$frags $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+done
+
+# Everything the build depends on.  A tree whose stamp matches is not
+# extracted and built again; a build that did not finish leaves no stamp.
+need_tarball
+stamp=$UMHCAP_BUILD/$name/stamp
+inputs=$( {
+	echo "$treeopt"
+	ls -lL --time-style=+%s "$KSRC_TARBALL"
+	[ -n "$treeopt" ] || cat "$TOP/patches/series" "$TOP"/patches/0*.patch
+	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh"
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
+   [ -f "$obj/arch/x86/boot/bzImage" ]; then
+	step "$name is up to date with the series and configuration"
+	echo "$obj/arch/x86/boot/bzImage"
+	exit 0
+fi
+rm -f "$stamp"
 
 "$TOP/scripts/tree.sh" $treeopt "$src"
 rm -rf "$obj"
@@ -57,3 +81,4 @@ kmake -j"$JOBS" bzImage >&2 ||
 	die "kernel build of $name failed; the log is above"
 step "built $name in $(($(date +%s) - start)) s"
 echo "$obj/arch/x86/boot/bzImage"
+echo "$inputs" >"$stamp"
