@@ -20,6 +20,12 @@ command -v qemu-system-x86_64 >/dev/null ||
 
 rm -rf "$out"
 mkdir -p "$out"
+# The kernel's own modules, if it has any (scripts/kernel.sh).
+mods=$(dirname "$kernel")/../../../modules.cpio
+if [ -f "$mods" ]; then
+	cat "$initrd" "$mods" >"$out/initramfs.cpio"
+	initrd=$out/initramfs.cpio
+fi
 append="console=ttyS0 panic=-1 loglevel=7 $*"
 echo "$append" >"$out/cmdline"
 

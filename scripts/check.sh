@@ -138,7 +138,7 @@ suite() { # PREFIX KERNEL
 	# the real kernel (it narrows bounds, so it runs last).
 	timed "boot-$prefix-selftests" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-selftests" kunit.filter_glob='umh*' \
-		umhcap.run=umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
+		umhcap.run=guest/harmless_test,umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
 	# Bounds from the command line, applied before the first helper.
 	b='all:0x1fffffffdff,uevent:0x1ffffdfffff,coredump:0'
 	timed "boot-$prefix-bootparams" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
@@ -151,6 +151,10 @@ suite() { # PREFIX KERNEL
 		usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
 		usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
 		umhcap.run=umh/params_test,umh/boot_test
+	# Who may choose a helper's program: real bounded helpers
+	# and root short of a capability try every knob (narrows for good).
+	timed "boot-$prefix-redirect" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-redirect" kunit.enable=0 umhcap.run=umh/redirect_test
 	# Seeded fuzzing of every knob, then a seeded concurrent stress, each
 	# in a boot of its own: both narrow the bounds for good.
 	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
@@ -169,7 +173,11 @@ timed boot-upstream "$S/boot.sh" "$(cat "$R/bzImage")" "$K/initramfs.cpio" \
 
 # umhcap falls back on an unpatched 6.12 built by the same harness.
 timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
-	"$K/initramfs.cpio" "$R/vanilla" umhcap.run=umhcap/guest_fallback_test
+	"$K/initramfs.cpio" "$R/vanilla" \
+	umhcap.run=guest/harmless_test,umhcap/guest_fallback_test
+
+# The install step, proved from a minimal Debian root.
+timed clean-root "$S/cleanroot.sh" "$R/clean-root"
 
 # Synchronous helper starts per second, unpatched and patched, same run.
 timed bench env BENCH_BOOTS=2 "$S/bench.sh" >"$R/bench.txt"

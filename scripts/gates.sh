@@ -26,7 +26,7 @@ files=$(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP"/patches/0*.patch |
 	grep -v -e '^tools/' -e '_test\.c$' | sort -u)
 nfiles=$(echo "$files" | wc -w)
 echo "TAP version 13"
-echo "1..$((npatch * 2 + nfiles * 2))"
+echo "1..$((npatch * 2 + nfiles * 2 + 1))"
 
 export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
 export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
@@ -34,9 +34,11 @@ export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
 step "checkpatch.pl --strict on $npatch patches"
 while read -r p; do
 	# From the tree, and with Debian's python3 (python3-ply and
-	# python3-git), for spdxcheck.py.
+	# python3-git), for spdxcheck.py.  FILE_PATH_CHANGES ("does
+	# MAINTAINERS need updating?") is answered exactly below instead.
 	if out=$(cd "$P/src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
 		--strict --quiet --no-summary --show-types \
+		--ignore FILE_PATH_CHANGES \
 		"$TOP/patches/$p" 2>&1) && [ -z "$out" ]; then
 		rc=0
 	else
@@ -45,6 +47,26 @@ while read -r p; do
 	[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 	check $rc "checkpatch --strict $p"
 done <"$series"
+
+# Every file the series adds is under an F: line of its MAINTAINERS entry.
+added=$(awk '/^diff --git /{f=$4} /^new file mode/{sub("^b/", "", f); print f}' \
+	"$TOP"/patches/0[0-9][0-9][0-9]-*.patch | sort -u)
+entry=$(sed -n '/^USERMODE HELPER CAPABILITY BOUNDS$/,/^$/s/^F:[[:space:]]*//p' \
+	"$P/src/MAINTAINERS")
+orphans=
+for f in $added; do
+	covered=0
+	for pat in $entry; do
+		case $pat in
+		*/) case $f in "$pat"*) covered=1 ;; esac ;;
+		*) [ "$f" != "$pat" ] || covered=1 ;;
+		esac
+	done
+	[ $covered = 1 ] || orphans="$orphans $f"
+done
+[ -z "$orphans" ] || echo "# not in MAINTAINERS:$orphans"
+check $([ -z "$orphans" ] && [ -n "$added" ] && echo 0 || echo 1) \
+	"MAINTAINERS covers the $(echo "$added" | wc -w) files the series adds"
 
 # Bisectability: a git tree at the base, then one build per patch.
 B=$UMHCAP_BUILD/bisect

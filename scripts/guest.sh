@@ -47,6 +47,10 @@ step "building the fuzz and stress tests"
 make -s -C "$TOP/stress" KSFT_DIR="$dir/src/tools/testing/selftests" \
 	OUTPUT="$tests/stress" >/dev/null ||
 	die "building stress/ failed; see the compiler output above"
+mkdir -p "$tests/guest"
+cc -O2 -Wall -Wextra -Werror -static -I"$dir/src/tools/testing/selftests" \
+	-o "$tests/guest/harmless_test" "$TOP/guest/harmless_test.c" ||
+	die "building guest/harmless_test.c failed"
 mkdir -p "$tests/bench"
 for b in umh_bench true; do
 	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||

@@ -79,6 +79,23 @@ step "building $name with $JOBS jobs (ccache: $CCACHE_DIR)"
 start=$(date +%s)
 kmake -j"$JOBS" bzImage >&2 ||
 	die "kernel build of $name failed; the log is above"
+# Modules (test_umh) go in a cpio of their own, appended to the guest's
+# initramfs at boot (scripts/boot.sh): a module loads only into the
+# kernel it was built with.
+rm -f "$obj/modules.cpio"
+if grep -q '=m$' "$obj/.config"; then
+	kmake -j"$JOBS" modules >&2 || die "module build of $name failed"
+	{
+		echo "dir /lib 0755 0 0"
+		echo "dir /lib/modules 0755 0 0"
+		(cd "$obj" && find . -name '*.ko' | sort) | while read -r m; do
+			echo "file /lib/modules/$(basename "$m") $obj/$m 0644 0 0"
+		done
+	} >"$obj/modules.list"
+	cc -O2 -o "$obj/gen_init_cpio" "$src/usr/gen_init_cpio.c" &&
+		"$obj/gen_init_cpio" "$obj/modules.list" >"$obj/modules.cpio" ||
+		die "cannot pack the modules of $name"
+fi
 step "built $name in $(($(date +%s) - start)) s"
-echo "$obj/arch/x86/boot/bzImage"
 echo "$inputs" >"$stamp"
+echo "$obj/arch/x86/boot/bzImage"

@@ -37,8 +37,9 @@ apply)
 git)
 	cd "$dir"
 	git init -q
-	git config user.name "umhcap harness"
-	git config user.email "harness@umhcap.invalid"
+	# Commits made here become patches of the series: sign as its authors.
+	git config user.name "umhcap developers"
+	git config user.email "devel@umhcap.org"
 	# Debian's .gitignore ignores the whole top level: force it.
 	git add -A -f .
 	git commit -q -m "Linux $ver (Debian linux-source-6.12)"

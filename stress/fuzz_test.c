@@ -23,7 +23,10 @@
  *
  * Built with -DUMH_FAULT=1..4 it fakes a kernel that breaks one rule (a
  * bit comes back, an odd errno, a capability-less write that changes a
- * bound, a parser unlike the model), to show that its check fires.
+ * bound, a parser unlike the model), to show that its check fires.  With
+ * -DUMH_FAULT=5 the model is that of the kernel before writes were taken
+ * whole (writes at an offset ignored, long ones parsed in part): it must
+ * disagree with the kernel.
  */
 
 #include "common.h"
@@ -53,7 +56,6 @@ static struct run_state {
 	unsigned long long known[NKNOB];
 	unsigned long ops, accepted, einval, eperm, skipped, bursts;
 	unsigned int reports;
-	int writes_strict;	/* kernel.sysctl_writes_strict is 1 */
 } *rs;
 
 struct fuzz {
@@ -209,12 +211,30 @@ static struct expect model(enum caller who, const unsigned char *buf,
 		e.err = EPERM;
 		return e;
 	}
-	/* Nothing to parse, or sysctl_writes_strict ignores the write. */
-	if (!len || (pos && rs->writes_strict)) {
+#if defined(UMH_FAULT) && UMH_FAULT == 5
+	/*
+	 * Fake: the kernel before writes were taken whole, which ignored a
+	 * write at an offset and parsed only the first page of a long one.
+	 */
+	if (!len || pos) {
 		e.err = 0;
 		return e;
 	}
 	left = len < PARSE_MAX ? len : PARSE_MAX;
+#else
+	/*
+	 * Whole or not at all: at an offset (even of nothing), or a page or
+	 * more, refused.
+	 */
+	if (pos || len > PARSE_MAX)
+		return e;
+	/* Nothing to parse. */
+	if (!len) {
+		e.err = 0;
+		return e;
+	}
+	left = len;
+#endif
 	while (left && nw < 2) {
 		k_skip_spaces(&p, &left);
 		if (!left)
@@ -587,7 +607,7 @@ static void one_op(struct fuzz *f)
 			close(fd);
 		}
 		break;
-	case 65 ... 72:		/* at a nonzero offset: ignored */
+	case 65 ... 72:		/* at a nonzero offset: refused */
 		one_write(f, k, f->rfd[k], 1 + rnd_below(r, 8000), NULL,
 			  buf, len);
 		break;
@@ -614,7 +634,7 @@ static void one_op(struct fuzz *f)
 		for (i = 0; i < n; i++) {
 			/*
 			 * A piece that parses alone must not collapse the
-			 * bound either; later pieces are ignored anyway.
+			 * bound either; later pieces are refused anyway.
 			 */
 			if (!fpos && too_destructive(f, k, buf + cut[i],
 						     cut[i + 1] - cut[i])) {
@@ -663,14 +683,6 @@ static void __attribute__((constructor)) fuzz_init(void)
 		exit(KSFT_FAIL);
 	}
 	rs->seed = pick_seed("UMH_FUZZ_SEED");
-}
-
-static void read_writes_strict(void)
-{
-	char text[16] = "1";
-
-	read_text("/proc/sys/kernel/sysctl_writes_strict", text, sizeof(text));
-	rs->writes_strict = atoi(text) == 1;
 }
 
 static int fuzz_open(struct fuzz *f, enum caller who, uint64_t stream)
@@ -756,12 +768,9 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	read_writes_strict();
 	if (!rs->known_valid && !rs->ops) {
 		ksft_print_msg("UMH_FUZZ_SEED=%#llx\n",
 			       (unsigned long long)rs->seed);
-		if (!rs->writes_strict)
-			ksft_print_msg("kernel.sysctl_writes_strict is not 1: writes at an offset are parsed\n");
 		fflush(stdout);
 	}
 }
