@@ -35,7 +35,8 @@ inputs=$( {
 	echo "$treeopt"
 	ls -lL --time-style=+%s "$KSRC_TARBALL"
 	[ -n "$treeopt" ] || cat "$TOP/patches/series" "$TOP"/patches/0*.patch
-	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh"
+	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh" \
+		"$TOP/scripts/lib.sh"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
    [ -f "$obj/arch/x86/boot/bzImage" ]; then

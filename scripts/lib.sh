@@ -7,7 +7,11 @@ UMHCAP_BUILD=${UMHCAP_BUILD:-${HOME:-/root}/.cache/umhcap}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KSRC_TARBALL=${KSRC_TARBALL:-$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)}
 JOBS=${JOBS:-$(nproc)}
-export UMHCAP_BUILD TOP
+# Debian's tools only.  A compiler in a user's PATH (rustup's rustc, say)
+# would change the kernel's .config, and with it every object, so that the
+# clean root and this machine share no ccache hit.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export UMHCAP_BUILD TOP PATH
 
 die() {
 	echo "$(basename "$0"): error: $*" >&2

@@ -2,8 +2,15 @@
 /*
  * trace: follow umh/umh_exec events in a private tracefs instance and
  * print one readable line per usermode helper start.
+ *
+ * The events are read in binary from the per-CPU trace_pipe_raw files and
+ * decoded field by field with libtraceevent, never from the text of
+ * trace_pipe: the strings of the event are chosen by users (a task names
+ * itself, a crashing program's name becomes a core dump helper's
+ * argument), and text can be made to look like more fields than it holds.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,34 +21,126 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
 
 #include "umhcap.h"
 
-#define INSTANCE	"instances/umhcap"
-#define EVENT		"events/umh/umh_exec"
+#define INSTANCE	"umhcap"
+#define SYSTEM		"umh"
+#define EVENT		"umh_exec"
+
+/* How long to sleep when every buffer is empty; see trace_sleep(). */
+#define POLL_MS		100
+
+/* The low bits of a sub-buffer's commit word: bytes of data on it. */
+#define COMMIT_MASK	((1U << 27) - 1)
+/* kbuffer may read up to one event header past the committed data. */
+#define PAGE_SLACK	16
 
 enum {
-	F_PURPOSE, F_PATH, F_ARGV, F_PID, F_COMM, F_UID, F_BSET, F_INH, F_RET,
+	F_PURPOSE, F_PATH, F_PROGRAM, F_ARGS, F_ARGC, F_PID, F_COMM, F_UID,
+	F_BSET, F_INH, F_RET,
 	F_NR,
 };
 
-static const char *const keys[F_NR] = {
-	"purpose=", " path=", " argv=", " trigger_pid=", " trigger_comm=",
-	" trigger_uid=", " bset=", " inheritable=", " ret=",
+/* The fields of umh_exec; size 0 is a string, anything else a number. */
+static const struct {
+	const char *name;
+	int size;
+} fields[F_NR] = {
+	[F_PURPOSE]	= { "purpose",		4 },
+	[F_PATH]	= { "path",		0 },
+	[F_PROGRAM]	= { "program",		0 },
+	[F_ARGS]	= { "args",		0 },
+	[F_ARGC]	= { "argc",		4 },
+	[F_PID]		= { "trigger_pid",	4 },
+	[F_COMM]	= { "trigger_comm",	0 },
+	[F_UID]		= { "trigger_uid",	4 },
+	[F_BSET]	= { "bset",		8 },
+	[F_INH]		= { "inheritable",	8 },
+	[F_RET]		= { "ret",		4 },
+};
+
+/* Warnings given once per run. */
+enum {
+	W_FIELD		= 1 << 0,
+	W_RECORD	= 1 << 1,
+	W_PAGE		= 1 << 2,
+};
+
+struct cpu_buf {
+	int cpu;
+	int fd;
+	bool eof;		/* the file ended: only a fake tracefs does */
+	bool loaded;		/* kbuf holds a page with records left */
+	char *page;
+	struct kbuffer *kbuf;
+	bool has_rec;
+	struct tep_record rec;	/* the next record of this CPU */
 };
 
 struct trace {
 	const struct umh_opts *o;
 	char tracefs[PATH_MAX];
-	char instance[PATH_MAX];
+	struct tracefs_instance *inst;
 	bool created;		/* we made the instance, so we remove it */
-	bool enabled;		/* we turned the event on */
+	bool enabled;		/* we turned the event on, so we turn it off */
 	long count;		/* events left to print; < 0 = unlimited */
-	int fd;
+	struct tep_handle *tep;
+	struct tep_event *event;
+	struct tep_format_field *type;	/* common_type: which event */
+	struct tep_format_field *f[F_NR];
+	const char *bad_field;	/* first field of an unexpected type */
+	int page_size;		/* of a ring-buffer sub-buffer */
+	int hdr_size;		/* its header: timestamp and commit */
+	int commit_size;
+	struct cpu_buf *cpus;
+	int ncpus;
+	unsigned int warned;
+};
+
+/* A string field of one record: not terminated, not to be trusted. */
+struct str {
+	const char *s;
+	size_t len;
+};
+
+struct umh_event {
+	unsigned long long ts;
+	unsigned long long num[F_NR];
+	struct str str[F_NR];
 };
 
 static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void warn_once(struct trace *t, unsigned int what, const char *fmt,
+		      ...) __printf(3, 4);
+
+static void warn_once(struct trace *t, unsigned int what, const char *fmt,
+		      ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (t->warned & what)
+		return;
+	t->warned |= what;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	umh_warn("%s", msg);
+}
 
 /* snprintf for paths; fails loudly instead of truncating. */
 static int xpath(char *buf, size_t len, const char *fmt, ...)
@@ -62,12 +161,6 @@ static int xpath(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -75,12 +168,23 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+static const char *perm_hint(int err)
+{
+	return err == EACCES || err == EPERM ? "; run as root" : "";
+}
+
+/*
+ * Look for tracefs ourselves, under --root, and hand libtracefs the
+ * directory: left to itself, libtracefs would mount tracefs when it finds
+ * none, and would never look under a fake root.
+ */
 static int find_tracefs(struct trace *t)
 {
 	static const char *const mnt[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
 	char path[PATH_MAX];
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(mnt); i++) {
@@ -88,164 +192,369 @@ static int find_tracefs(struct trace *t)
 			  mnt[i]) ||
 		    xpath(path, sizeof(path), "%s/instances", t->tracefs))
 			return -1;
-		if (is_dir(path))
+		if (stat(path, &st) && errno == EACCES) {
+			/* tracefs is root's: not finding it would mislead */
+			umh_err("cannot access %s: %s; run as root", path,
+				strerror(errno));
+			return -1;
+		}
+		if (!is_dir(path))
+			continue;
+		if (!tracefs_set_tracing_dir(t->tracefs))
 			return 0;
+		umh_err("out of memory");
+		return -1;
 	}
 	umh_err("tracefs not found at %s/sys/kernel/tracing or %s/sys/kernel/debug/tracing; mount it: mount -t tracefs nodev /sys/kernel/tracing",
 		t->o->root, t->o->root);
 	return -1;
 }
 
-static int check_event(struct trace *t)
+/* The layout of a ring-buffer sub-buffer, from events/header_page. */
+static int load_header_page(struct trace *t)
+{
+	char *buf;
+	int len = 0;
+
+	errno = 0;
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (!buf || len <= 0) {
+		int err = errno;
+
+		free(buf);
+		umh_err("cannot read %s/events/header_page: %s%s", t->tracefs,
+			err ? strerror(err) : "empty file", perm_hint(err));
+		return -1;
+	}
+	tep_parse_header_page(t->tep, buf, len, sizeof(long));
+	free(buf);
+	t->commit_size = tep_get_header_page_size(t->tep);
+	t->page_size = tep_get_sub_buffer_size(t->tep);
+	/* As kbuffer reads it: a u64 timestamp, a long commit, the data. */
+	t->hdr_size = 8 + t->commit_size;
+	if ((t->commit_size != 4 && t->commit_size != 8) ||
+	    t->page_size <= t->hdr_size || t->page_size > (int)COMMIT_MASK) {
+		umh_err("cannot parse %s/events/header_page", t->tracefs);
+		return -1;
+	}
+	tep_set_long_size(t->tep, t->commit_size);
+	return 0;
+}
+
+/*
+ * Only the one event is parsed: its format file is all that is read, so a
+ * format umhcap cannot parse is an error of its own, not a silent gap.
+ */
+static int load_event(struct trace *t)
 {
 	char path[PATH_MAX];
+	char *buf;
+	int len = 0;
 
-	if (xpath(path, sizeof(path), "%s/" EVENT, t->tracefs))
+	if (xpath(path, sizeof(path), "%s/events/" SYSTEM "/" EVENT,
+		  t->tracefs))
 		return -1;
-	if (is_dir(path))
+	if (!is_dir(path)) {
+		umh_err("trace event " SYSTEM "/" EVENT " not found (no %s); boot a kernel with the usermodehelper trace events",
+			path);
+		return -1;
+	}
+	buf = tracefs_event_file_read(NULL, SYSTEM, EVENT, "format", &len);
+	if (buf && len > 0)
+		tep_parse_event(t->tep, buf, len, SYSTEM);
+	free(buf);
+	t->event = tep_find_event_by_name(t->tep, SYSTEM, EVENT);
+	if (!t->event) {
+		umh_err("cannot parse %s/format", path);
+		return -1;
+	}
+	return 0;
+}
+
+static bool field_ok(const struct tep_format_field *f, int size)
+{
+	const unsigned long not_num = TEP_FIELD_IS_ARRAY |
+		TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING |
+		TEP_FIELD_IS_POINTER;
+
+	if (!f)
+		return false;
+	if (size)
+		return !(f->flags & not_num) && f->size == size;
+	/* __string(): a u32 of length << 16 | offset, then the bytes */
+	return (f->flags & TEP_FIELD_IS_STRING) &&
+	       (f->flags & TEP_FIELD_IS_DYNAMIC) && f->size == 4;
+}
+
+/*
+ * Look the fields up once.  One that is missing or of another type is not
+ * an error yet: every event is skipped, with one warning, when it comes.
+ */
+static int resolve_fields(struct trace *t)
+{
+	int i;
+
+	t->type = tep_find_common_field(t->event, "common_type");
+	if (!field_ok(t->type, 2)) {
+		umh_err("cannot parse %s/events/" SYSTEM "/" EVENT "/format: no common_type",
+			t->tracefs);
+		return -1;
+	}
+	for (i = 0; i < F_NR; i++) {
+		t->f[i] = tep_find_field(t->event, fields[i].name);
+		if (!t->bad_field && !field_ok(t->f[i], fields[i].size))
+			t->bad_field = fields[i].name;
+	}
+	return 0;
+}
+
+static int trace_load(struct trace *t)
+{
+	t->tep = tep_alloc();
+	if (!t->tep) {
+		umh_err("out of memory");
+		return -1;
+	}
+	/* The buffers of the running kernel are in the host's byte order. */
+	tep_set_file_bigendian(t->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN);
+	if (load_header_page(t) || load_event(t) || resolve_fields(t))
+		return -1;
+	return 0;
+}
+
+static int enable_event(struct trace *t)
+{
+	if (tracefs_event_is_enabled(t->inst, SYSTEM, EVENT) ==
+	    TRACEFS_ALL_ENABLED)
 		return 0;
-	umh_err("trace event umh/umh_exec not found (no %s); boot a kernel with the usermodehelper trace events",
-		path);
+	errno = 0;
+	if (tracefs_event_enable(t->inst, SYSTEM, EVENT)) {
+		int err = errno;
+
+		umh_err("cannot enable " SYSTEM "/" EVENT " in %s/instances/" INSTANCE ": %s%s",
+			t->tracefs, err ? strerror(err) : "no such event",
+			perm_hint(err));
+		return -1;
+	}
+	t->enabled = true;
+	return 0;
+}
+
+static struct cpu_buf *add_cpu(struct trace *t, int cpu)
+{
+	struct cpu_buf *c;
+
+	c = realloc(t->cpus, (t->ncpus + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	t->cpus = c;
+	c += t->ncpus++;
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->fd = -1;
+	c->page = calloc(1, t->page_size + PAGE_SLACK);
+	c->kbuf = kbuffer_alloc(t->commit_size == 8 ? KBUFFER_LSIZE_8 :
+				KBUFFER_LSIZE_4, tep_is_bigendian() ?
+				KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	return c->page && c->kbuf ? c : NULL;
+}
+
+static int open_cpu(struct trace *t, struct cpu_buf *c)
+{
+	char file[64];
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", c->cpu);
+	/* Non-blocking: an empty buffer must not hold up the others. */
+	c->fd = tracefs_instance_file_open(t->inst, file,
+					   O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (c->fd >= 0)
+		return 0;
+	umh_err("cannot open %s/instances/" INSTANCE "/%s: %s", t->tracefs,
+		file, strerror(errno));
 	return -1;
 }
 
-static int write_enable(struct trace *t, const char *val)
+/* One reader per CPU that has a buffer, whichever CPUs those are. */
+static int open_cpus(struct trace *t)
 {
-	char path[PATH_MAX];
-	int fd, err = 0;
+	struct dirent *d;
+	struct cpu_buf *c;
+	char *dir;
+	DIR *dp;
+	int cpu, ret = 0;
+	char end;
 
-	if (xpath(path, sizeof(path), "%s/" EVENT "/enable", t->instance))
+	dir = tracefs_instance_get_file(t->inst, "per_cpu");
+	dp = dir ? opendir(dir) : NULL;
+	if (!dp) {
+		umh_err("cannot open %s: %s", dir ? dir : "per_cpu",
+			strerror(errno));
+		tracefs_put_tracing_file(dir);
 		return -1;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		err = errno;
-	else if (write(fd, val, 1) != 1)
-		err = errno ? errno : EIO;
-	if (fd >= 0)
-		close(fd);
-	if (!err)
-		return 0;
-	umh_err("cannot write %s to %s: %s%s", val, path, strerror(err),
-		err == EACCES || err == EPERM ? "; run as root" : "");
-	return -1;
+	}
+	while (!ret && (d = readdir(dp))) {
+		if (sscanf(d->d_name, "cpu%d%c", &cpu, &end) != 1 || cpu < 0)
+			continue;
+		c = add_cpu(t, cpu);
+		if (!c) {
+			umh_err("out of memory");
+			ret = -1;
+		} else {
+			ret = open_cpu(t, c);
+		}
+	}
+	closedir(dp);
+	if (!ret && !t->ncpus) {
+		umh_err("no per_cpu/cpuN buffers in %s", dir);
+		ret = -1;
+	}
+	tracefs_put_tracing_file(dir);
+	return ret;
 }
 
 static int trace_open(struct trace *t)
 {
-	char path[PATH_MAX];
-	int err;
+	t->inst = tracefs_instance_create(INSTANCE);
+	if (!t->inst) {
+		int err = errno;
 
-	if (xpath(t->instance, sizeof(t->instance), "%s/" INSTANCE,
-		  t->tracefs))
-		return -1;
-	if (!mkdir(t->instance, 0755)) {
-		t->created = true;
-	} else if (errno != EEXIST) {
-		err = errno;
-		umh_err("cannot create tracefs instance %s: %s%s", t->instance,
-			strerror(err), err == EACCES || err == EPERM ?
-			"; run as root" : "");
+		umh_err("cannot create tracefs instance %s/instances/" INSTANCE ": %s%s",
+			t->tracefs, strerror(err), perm_hint(err));
 		return -1;
 	}
-	if (write_enable(t, "1"))
+	t->created = tracefs_instance_is_new(t->inst);
+	if (enable_event(t))
 		return -1;
-	t->enabled = true;
-	if (xpath(path, sizeof(path), "%s/trace_pipe", t->instance))
-		return -1;
-	t->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (t->fd < 0) {
-		umh_err("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return open_cpus(t);
 }
 
 static void trace_close(struct trace *t)
 {
-	if (t->fd >= 0)
-		close(t->fd);
-	if (t->enabled)
-		write_enable(t, "0");
-	if (rmdir(t->instance) && t->created)
-		umh_warn("cannot remove tracefs instance %s: %s; remove it with rmdir",
-			 t->instance, strerror(errno));
-}
-
-/* Split the event body into NUL-terminated fields, in place. */
-static int split_fields(char *body, char *val[F_NR])
-{
-	char pat[32], *hit;
 	int i;
 
-	if (strncmp(body, keys[F_PURPOSE], strlen(keys[F_PURPOSE])))
-		return -1;
-	val[F_PURPOSE] = body + strlen(keys[F_PURPOSE]);
-	for (i = 1; i < F_NR; i++) {
-		if (*val[i - 1] == '"') {
-			snprintf(pat, sizeof(pat), "\"%s", keys[i]);
-			hit = strstr(val[i - 1] + 1, pat);
-			if (hit)
-				hit++;
-		} else {
-			hit = strstr(val[i - 1], keys[i]);
-		}
-		if (!hit)
-			return -1;
-		*hit = '\0';
-		val[i] = hit + strlen(keys[i]);
+	for (i = 0; i < t->ncpus; i++) {
+		if (t->cpus[i].fd >= 0)
+			close(t->cpus[i].fd);
+		kbuffer_free(t->cpus[i].kbuf);
+		free(t->cpus[i].page);
 	}
-	val[F_RET][strcspn(val[F_RET], " \t\r\n")] = '\0';
+	free(t->cpus);
+	if (t->enabled && tracefs_event_disable(t->inst, SYSTEM, EVENT))
+		umh_warn("cannot disable " SYSTEM "/" EVENT " in %s/instances/" INSTANCE,
+			 t->tracefs);
+	if (t->created && tracefs_instance_destroy(t->inst))
+		umh_warn("cannot remove tracefs instance %s/instances/" INSTANCE ": %s; remove it with rmdir",
+			 t->tracefs, strerror(errno));
+	tracefs_instance_free(t->inst);
+	if (t->tep)
+		tep_free(t->tep);
+}
+
+/* ---- decoding ---- */
+
+static bool in_record(const struct tep_record *rec,
+		      const struct tep_format_field *f)
+{
+	return f->offset >= 0 && f->size >= 0 &&
+	       f->offset + f->size <= rec->size;
+}
+
+static int get_num(struct tep_record *rec, struct tep_format_field *f,
+		   unsigned long long *val)
+{
+	if (!in_record(rec, f))
+		return -1;
+	return tep_read_number_field(f, rec->data, val);
+}
+
+/* A string field, held to the record it is in, up to its first NUL. */
+static int get_str(const struct trace *t, struct tep_record *rec,
+		   const struct tep_format_field *f, struct str *s)
+{
+	const char *base = rec->data, *p;
+	int len = 0;
+
+	if (!in_record(rec, f))
+		return -1;
+	p = tep_get_field_raw(NULL, t->event, f->name, rec, &len, 0);
+	if (!p || len < 0 || p < base || p - base > rec->size ||
+	    len > rec->size - (p - base))
+		return -1;
+	s->s = p;
+	s->len = strnlen(p, len);
 	return 0;
 }
 
-static char *unquote(char *s)
+static int decode(struct trace *t, struct tep_record *rec,
+		  struct umh_event *e)
 {
-	size_t n = strlen(s);
+	int i;
 
-	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-		s[n - 1] = '\0';
-		return s + 1;
+	e->ts = rec->ts;
+	for (i = 0; i < F_NR; i++) {
+		if (fields[i].size ? get_num(rec, t->f[i], &e->num[i]) :
+		    get_str(t, rec, t->f[i], &e->str[i]))
+			return -1;
 	}
-	return s;
+	return 0;
 }
 
-static int parse_hex(const char *s, uint64_t *v)
+/* ---- printing ---- */
+
+/*
+ * The kernel escapes these strings already.  Escape again whatever could
+ * still reach the terminal raw, so that neither a kernel bug nor an older
+ * kernel lets a string end the line or pass as a field of its own: any
+ * byte that is not printable ASCII, and a space unless @spaces (the
+ * arguments are joined by spaces).  '\' is left alone: it starts the
+ * kernel's own escapes, and the kernel writes a real one as "\\".
+ */
+static void put_str(const struct str *s, bool spaces)
 {
-	char *end;
+	size_t i;
 
-	errno = 0;
-	*v = strtoull(s, &end, 16);
-	return errno || end == s || *end ? -1 : 0;
-}
+	for (i = 0; i < s->len; i++) {
+		unsigned char c = s->s[i];
 
-static const char *errno_name(long err)
-{
-	return err < INT_MAX ? strerrorname_np(err) : NULL;
-}
-
-static void print_result(const char *s)
-{
-	const char *name;
-	char *end;
-	long ret;
-
-	errno = 0;
-	ret = strtol(s, &end, 10);
-	if (errno || end == s || *end) {
-		printf("result: %s", s);
-		return;
+		if ((c > ' ' && c < 0x7f) || (c == ' ' && spaces))
+			putchar(c);
+		else
+			printf("\\x%02x", c);
 	}
-	name = ret < 0 ? errno_name(-ret) : NULL;
-	if (ret == 0)
-		printf("result: ok");
-	else if (name)
-		printf("result: %s", name);
+}
+
+/* Arguments shown: the kernel joins whole ones by single spaces. */
+static long args_shown(const struct str *args)
+{
+	long n = 1;
+	size_t i;
+
+	if (!args->len)
+		return 0;
+	for (i = 0; i < args->len; i++)
+		n += args->s[i] == ' ';
+	return n;
+}
+
+static bool str_eq(const struct str *a, const struct str *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* The kernel numbers purposes as umh_purpose_names, but 0 is other. */
+static void put_purpose(unsigned long long p)
+{
+	if (p == 0)
+		fputs(umh_purpose_names[UMH_OTHER], stdout);
+	else if (p < UMH_OTHER)
+		fputs(umh_purpose_names[p], stdout);
 	else
-		printf("result: %ld", ret);
+		printf("purpose%llu", p);
 }
 
-static void print_caps(const struct trace *t, const char *label,
-		       uint64_t mask)
+static void put_caps(const struct trace *t, const char *label,
+		     uint64_t mask)
 {
 	char *names = caps_format(mask);
 
@@ -256,95 +565,280 @@ static void print_caps(const struct trace *t, const char *label,
 	free(names);
 }
 
-/* Returns 1 if an event was printed, 0 if the line was skipped. */
-static int print_event(const struct trace *t, char *line)
+static void put_result(int ret)
 {
-	char *mark, *ts, *val[F_NR], *args;
-	uint64_t bset, inh;
+	const char *name = NULL;
 
-	mark = strstr(line, ": umh_exec: ");
-	if (!mark)
+	if (ret < 0 && ret > INT_MIN)
+		name = strerrorname_np(-ret);
+	if (ret == 0)
+		fputs("result: ok", stdout);
+	else if (name)
+		printf("result: %s", name);
+	else
+		printf("result: %d", ret);
+}
+
+static void print_event(const struct trace *t, const struct umh_event *e)
+{
+	const struct str *args = &e->str[F_ARGS];
+	long argc = (int32_t)e->num[F_ARGC], shown = args_shown(args);
+
+	printf("%llu.%06llu ", e->ts / 1000000000, e->ts % 1000000000 / 1000);
+	put_purpose(e->num[F_PURPOSE]);
+	fputs(": ", stdout);
+	put_str(&e->str[F_PATH], false);
+	if (args->len) {
+		putchar(' ');
+		put_str(args, true);
+	}
+	if (argc > shown)
+		printf(" ...(+%ld)", argc - shown);
+	if (!str_eq(&e->str[F_PROGRAM], &e->str[F_PATH])) {
+		fputs(" [requested ", stdout);
+		put_str(&e->str[F_PROGRAM], false);
+		putchar(']');
+	}
+	printf(" (trigger pid=%d comm=", (int32_t)e->num[F_PID]);
+	put_str(&e->str[F_COMM], false);
+	printf(" uid=%u) ", (uint32_t)e->num[F_UID]);
+	put_caps(t, "caps", e->num[F_BSET]);
+	if (e->num[F_INH])
+		put_caps(t, "inheritable", e->num[F_INH]);
+	put_result((int32_t)e->num[F_RET]);
+	putchar('\n');
+}
+
+static void ts_text(char *buf, size_t len, unsigned long long ts)
+{
+	snprintf(buf, len, "%llu.%06llu", ts / 1000000000,
+		 ts % 1000000000 / 1000);
+}
+
+/* Returns 1 if an event was printed, 0 if the record was skipped. */
+static int handle_record(struct trace *t, struct tep_record *rec)
+{
+	unsigned long long id;
+	struct umh_event e;
+	char ts[32];
+
+	if (get_num(rec, t->type, &id))
 		return 0;
-	*mark = '\0';
-	ts = strrchr(line, ' ');
-	ts = ts ? ts + 1 : line;
-	if (split_fields(mark + strlen(": umh_exec: "), val) ||
-	    parse_hex(val[F_BSET], &bset) || parse_hex(val[F_INH], &inh)) {
-		umh_warn("cannot parse umh_exec event at %s; skipped", ts);
+	if (id != (unsigned long long)t->event->id)
+		return 0;	/* another event enabled in a reused instance */
+	if (t->bad_field) {
+		warn_once(t, W_FIELD, "the umh_exec field \"%s\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older than the kernel?)",
+			  t->bad_field);
 		return 0;
 	}
-	args = unquote(val[F_ARGV]);
-	printf("%s %s: %s%s%s (trigger pid=%s comm=%s uid=%s) ", ts,
-	       val[F_PURPOSE], val[F_PATH], *args ? " " : "", args,
-	       val[F_PID], val[F_COMM], val[F_UID]);
-	print_caps(t, "caps", bset);
-	if (inh)
-		print_caps(t, "inheritable", inh);
-	print_result(val[F_RET]);
-	putchar('\n');
+	if (decode(t, rec, &e)) {
+		ts_text(ts, sizeof(ts), rec->ts);
+		warn_once(t, W_RECORD, "malformed umh_exec record at %s skipped",
+			  ts);
+		return 0;
+	}
+	print_event(t, &e);
 	return 1;
 }
 
-/* Returns true when tracing should stop. */
-static bool handle_line(struct trace *t, char *line)
+/* ---- reading the per-CPU buffers ---- */
+
+static unsigned long long read_commit(const struct trace *t,
+				      const char *page)
 {
-	if (!print_event(t, line))
+	uint64_t c8;
+	uint32_t c4;
+
+	if (t->commit_size == 8) {
+		memcpy(&c8, page + 8, 8);
+		return c8;
+	}
+	memcpy(&c4, page + 8, 4);
+	return c4;
+}
+
+/*
+ * kbuffer trusts the commit word of a page, and so would read past it:
+ * check it against what was read first.
+ */
+static int load_page(struct trace *t, struct cpu_buf *c, int len)
+{
+	unsigned long long commit;
+
+	if (len < t->hdr_size)
+		goto bad;
+	commit = read_commit(t, c->page) & COMMIT_MASK;
+	if (commit > (unsigned long long)(len - t->hdr_size))
+		goto bad;
+	memset(c->page + len, 0, t->page_size + PAGE_SLACK - len);
+	if (kbuffer_load_subbuffer(c->kbuf, c->page))
+		goto bad;
+	c->loaded = true;
+	return 0;
+bad:
+	warn_once(t, W_PAGE, "malformed ring-buffer page from CPU %d skipped",
+		  c->cpu);
+	return -1;
+}
+
+/* Returns 0 with c->page loaded, 1 if there is nothing now, -1 on error. */
+static int read_page(struct trace *t, struct cpu_buf *c)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (c->eof)
+			return 1;
+		n = read(c->fd, c->page, t->page_size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 1;
+		if (n < 0) {
+			umh_err("cannot read the buffer of CPU %d: %s",
+				c->cpu, strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			c->eof = true;
+			return 1;
+		}
+		if (!load_page(t, c, n))
+			return 0;
+	}
+}
+
+static void lost_events(struct cpu_buf *c, long long missed)
+{
+	if (missed > 0)
+		umh_warn("%lld events lost on CPU %d: the buffer was full",
+			 missed, c->cpu);
+	else
+		umh_warn("events lost on CPU %d: the buffer was full", c->cpu);
+}
+
+/* Fill c->rec with the CPU's next record, if it has one now. */
+static int next_record(struct trace *t, struct cpu_buf *c)
+{
+	unsigned long long ts;
+	long long missed;
+	char *data;
+	int ret;
+
+	while (!c->has_rec) {
+		data = c->loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+		if (!data) {
+			c->loaded = false;
+			ret = read_page(t, c);
+			if (ret)
+				return ret < 0 ? -1 : 0;
+			continue;
+		}
+		memset(&c->rec, 0, sizeof(c->rec));
+		c->rec.ts = ts;
+		c->rec.data = data;
+		c->rec.size = kbuffer_event_size(c->kbuf);
+		c->rec.cpu = c->cpu;
+		missed = kbuffer_missed_events(c->kbuf);
+		kbuffer_next_event(c->kbuf, NULL);
+		if (missed)
+			lost_events(c, missed);
+		/* A record must lie within the data the page committed. */
+		if (c->rec.size < 0 ||
+		    data + c->rec.size > c->page + t->hdr_size +
+					 kbuffer_subbuffer_size(c->kbuf)) {
+			warn_once(t, W_PAGE, "malformed ring-buffer page from CPU %d skipped",
+				  c->cpu);
+			c->loaded = false;
+			continue;
+		}
+		c->has_rec = true;
+	}
+	return 0;
+}
+
+/* The CPU whose next record is the oldest, or NULL if none has one. */
+static struct cpu_buf *oldest(struct trace *t)
+{
+	struct cpu_buf *best = NULL;
+	int i;
+
+	for (i = 0; i < t->ncpus; i++) {
+		struct cpu_buf *c = &t->cpus[i];
+
+		if (c->has_rec && (!best || c->rec.ts < best->rec.ts))
+			best = c;
+	}
+	return best;
+}
+
+/* Returns true when tracing should stop. */
+static bool emit(struct trace *t, struct tep_record *rec)
+{
+	if (!handle_record(t, rec))
 		return false;
 	if (fflush(stdout) == EOF)
 		return true;	/* EPIPE: the reader went away */
 	return t->count > 0 && --t->count == 0;
 }
 
-static int wait_readable(int fd, const sigset_t *orig)
+/*
+ * Print what the buffers hold now, oldest first across CPUs.  Returns 1
+ * when tracing should stop, 0 when the buffers are empty, -1 on error.
+ */
+static int drain(struct trace *t)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct cpu_buf *c;
+	int i;
 
-	if (ppoll(&pfd, 1, NULL, orig) < 0 && errno != EINTR) {
-		umh_err("cannot poll trace_pipe: %s", strerror(errno));
-		return -1;
+	for (;;) {
+		for (i = 0; i < t->ncpus; i++)
+			if (next_record(t, &t->cpus[i]))
+				return -1;
+		c = oldest(t);
+		if (!c)
+			return 0;
+		c->has_rec = false;
+		if (emit(t, &c->rec))
+			return 1;
 	}
-	return 0;
+}
+
+static bool all_eof(const struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->ncpus; i++)
+		if (!t->cpus[i].eof)
+			return false;
+	return true;
+}
+
+/*
+ * Sleep with SIGINT and SIGTERM let through.  trace_pipe_raw wakes a
+ * poller only once the buffer is buffer_percent full, too late for a
+ * helper or two, so the buffers are looked at on a timer instead.
+ */
+static void trace_sleep(const sigset_t *orig)
+{
+	struct timespec ts = { 0, POLL_MS * 1000000L };
+
+	ppoll(NULL, 0, &ts, orig);
 }
 
 static int trace_loop(struct trace *t, const sigset_t *orig)
 {
-	char buf[8192], *nl, *line;
-	size_t len = 0;
-	ssize_t n;
+	int ret;
 
-	while (!stop) {
-		if (wait_readable(t->fd, orig))
-			return -1;
-		if (stop)
-			break;
-		n = read(t->fd, buf + len, sizeof(buf) - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			umh_err("cannot read trace_pipe: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0) {
-			buf[len] = '\0';
-			if (len)
-				handle_line(t, buf);
-			break;
-		}
-		len += n;
-		buf[len] = '\0';
-		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
-			*nl = '\0';
-			if (handle_line(t, line))
-				return 0;
-		}
-		len -= line - buf;
-		memmove(buf, line, len);
-		if (len == sizeof(buf) - 1) {
-			umh_warn("overlong trace line skipped");
-			len = 0;
-		}
+	for (;;) {
+		/* After a signal, print what came before it, then stop. */
+		ret = drain(t);
+		if (ret)
+			return ret < 0 ? -1 : 0;
+		if (stop || all_eof(t))
+			return 0;
+		trace_sleep(orig);
 	}
-	return 0;
 }
 
 static int parse_trace_args(const struct umh_opts *o, int argc, char **argv,
@@ -382,14 +876,17 @@ usage:
 
 int cmd_trace(const struct umh_opts *o, int argc, char **argv)
 {
-	struct trace t = { .o = o, .count = -1, .fd = -1 };
+	struct trace t = { .o = o, .count = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
 	int ret = UMH_EXIT_ERROR;
 
-	if (parse_trace_args(o, argc, argv, &t.count) ||
-	    find_tracefs(&t) || check_event(&t))
+	if (parse_trace_args(o, argc, argv, &t.count) || find_tracefs(&t) ||
+	    trace_load(&t)) {
+		if (t.tep)
+			tep_free(t.tep);
 		return UMH_EXIT_ERROR;
+	}
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -401,7 +898,6 @@ int cmd_trace(const struct umh_opts *o, int argc, char **argv)
 
 	if (!trace_open(&t) && !trace_loop(&t, &orig))
 		ret = UMH_EXIT_OK;
-	if (t.instance[0])
-		trace_close(&t);
+	trace_close(&t);
 	return ret;
 }

@@ -140,34 +140,52 @@ TEST(export_reproduces_state)
 	EXPECT_NE(NULL, strstr(o.std, "usermodehelper.inheritable="));
 }
 
-/* umhcap trace sees a real modprobe helper, by name and capabilities. */
-TEST(trace_follows_a_helper)
-{
-	char buf[4096] = "";
-	int outp[2], status;
-	struct out o;
-	pid_t pid;
-	int i;
+#define TRACE_INSTANCE	"/sys/kernel/tracing/instances/umhcap"
 
-	ASSERT_EQ(0, pipe(outp));
+/*
+ * Start "umhcap trace --count 1" with its stdout on *@fd, and wait until
+ * it has enabled the event in its instance: a helper started from then
+ * on is in its buffer, whether or not umhcap has looked yet.
+ */
+static pid_t start_trace(int *fd)
+{
+	char enable[8] = "";
+	int outp[2], i;
+	pid_t pid;
+
+	if (pipe(outp))
+		return -1;
 	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (!pid) {
 		dup2(outp[1], 1);
 		execl(UMHCAP, UMHCAP, "trace", "--count", "1", NULL);
 		_exit(127);
 	}
 	close(outp[1]);
-	/* Wait for umhcap to set up its tracefs instance. */
+	*fd = outp[0];
 	for (i = 0; i < 500; i++) {
-		if (!access("/sys/kernel/tracing/instances/umhcap/trace_pipe",
-			    R_OK) && i > 20)
+		if (!read_file(TRACE_INSTANCE "/events/umh/umh_exec/enable",
+			       enable, sizeof(enable)) && enable[0] == '1')
 			break;
 		usleep(10000);
 	}
-	ASSERT_EQ(0, umhcap_run(&o, -1, "show", NULL));
+	return pid;
+}
+
+/* umhcap trace sees a real modprobe helper, by name and capabilities. */
+TEST(trace_follows_a_helper)
+{
+	char buf[4096] = "";
+	int fd, status;
+	pid_t pid;
+
+	pid = start_trace(&fd);
+	ASSERT_LT(0, pid);
 	EXPECT_NE(0, mount("none", "/", "umhcap-guest-nosuchfs", 0, NULL));
-	drain(outp[0], buf, sizeof(buf));
+	drain(fd, buf, sizeof(buf));
+	close(fd);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	EXPECT_NE(NULL, strstr(buf, "modprobe")) {
@@ -176,7 +194,80 @@ TEST(trace_follows_a_helper)
 	EXPECT_NE(NULL, strstr(buf, "fs-umhcap-guest-nosuchfs"));
 	EXPECT_NE(NULL, strstr(buf, "guest_test"));
 	/* The instance is gone once umhcap exits. */
-	EXPECT_NE(0, access("/sys/kernel/tracing/instances/umhcap", F_OK));
+	EXPECT_NE(0, access(TRACE_INSTANCE, F_OK));
+}
+
+#define FORGED_COMM	"a pid=1 uid=0"
+#define FORGED_UID	4321
+
+/*
+ * In a child named FORGED_COMM, running as FORGED_UID with CAP_SYS_ADMIN
+ * kept, ask for a filesystem type that does not exist: the kernel starts
+ * modprobe for it.  Exits 0 if the mount failed as it should.
+ */
+static void forged_trigger(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (prctl(PR_SET_NAME, FORGED_COMM, 0, 0, 0) ||
+	    prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) ||
+	    setresgid(FORGED_UID, FORGED_UID, FORGED_UID) ||
+	    setresuid(FORGED_UID, FORGED_UID, FORGED_UID) ||
+	    syscall(SYS_capget, &hdr, data))
+		_exit(1);
+	/* The uid change cleared the effective set; mount needs it back. */
+	data[0].effective |= 1U << CAP_SYS_ADMIN;
+	if (syscall(SYS_capset, &hdr, data))
+		_exit(2);
+	if (!mount("none", "/", "umhcap-guest-forged", 0, NULL))
+		_exit(3);
+	_exit(0);
+}
+
+/*
+ * A trigger whose comm spells out fields: umhcap shows its real pid and
+ * uid, and the forged text only escaped, inside comm, on one line.
+ */
+TEST(trace_is_not_forged)
+{
+	char buf[4096] = "", want[128];
+	int fd, status;
+	pid_t pid, child;
+
+	pid = start_trace(&fd);
+	ASSERT_LT(0, pid);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		forged_trigger();
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+		ASSERT_EQ(0, status) {
+			TH_LOG("the forged trigger failed to start a helper");
+		}
+	}
+	drain(fd, buf, sizeof(buf));
+	close(fd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(buf, " modprobe: ")) {
+		TH_LOG("trace printed: %s", buf);
+	}
+	EXPECT_NE(NULL, strstr(buf, "fs-umhcap-guest-forged"));
+	snprintf(want, sizeof(want),
+		 " (trigger pid=%d comm=a\\x20pid=1\\x20uid=0 uid=%d) ",
+		 child, FORGED_UID);
+	EXPECT_NE(NULL, strstr(buf, want)) {
+		TH_LOG("want \"%s\" in: %s", want, buf);
+	}
+	EXPECT_EQ(NULL, strstr(buf, FORGED_COMM));
+	/* One event, one line. */
+	EXPECT_EQ(strchr(buf, '\n'), buf + strlen(buf) - 1);
 }
 
 TEST(missing_tracefs_is_an_error)

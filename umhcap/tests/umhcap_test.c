@@ -268,6 +268,8 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 	ASSERT_TRUE(strstr(hay, needle) == NULL);				\
 } while (0)
 
+static void fake_tracefs(const char *root, const char *dir);
+
 FIXTURE(umh) {
 	char root[64];
 };
@@ -283,9 +285,7 @@ FIXTURE_SETUP(umh)
 		set_bound(self->root, purposes[i], full(), full());
 	put(self->root, "proc/cmdline",
 	    "BOOT_IMAGE=/vmlinuz root=/dev/vda console=ttyS0\n");
-	put(self->root, TFS "/events/umh/umh_exec/enable", "0\n");
-	put(self->root, INST "/events/umh/umh_exec/enable", "0\n");
-	put(self->root, INST "/trace_pipe", "");
+	fake_tracefs(self->root, TFS);
 }
 
 FIXTURE_TEARDOWN(umh)
@@ -771,75 +771,447 @@ TEST_F(umh, check_missing_cmdline)
 
 /* ---- trace ---- */
 
-#define EV_MODPROBE \
-	"        modprobe-57      [000] .....    12.345678: umh_exec: " \
-	"purpose=modprobe path=/sbin/modprobe argv=\"-q -- fs-nosuchfs\" " \
-	"trigger_pid=123 trigger_comm=mount trigger_uid=0 " \
-	"bset=0x000001ffffffffff inheritable=0x0000000000000000 ret=0\n"
-#define EV_COREDUMP \
-	"           <...>-60      [001] d....    13.000001: umh_exec: " \
-	"purpose=coredump path=/usr/lib/core handler " \
-	"argv=\"a b trigger_pid=9 c\" trigger_pid=77 trigger_comm=my prog " \
-	"trigger_uid=1000 bset=0x0000000000010000 " \
-	"inheritable=0x0000000000000001 ret=-2\n"
-#define EV_OTHER \
-	"           <...>-61      [001] d....    14.000001: umh_exec: " \
-	"purpose=other path=/bin/x argv=\"\" trigger_pid=1 " \
-	"trigger_comm=init trigger_uid=0 bset=0x0 inheritable=0x0 ret=-8\n"
+/*
+ * A fake tracefs as the kernel shows it: the ring-buffer page layout,
+ * the umh_exec format with the offsets x86_64 gives its fields, and
+ * per-CPU trace_pipe_raw files holding pages built here, record by record.
+ */
+#define UMH_EXEC_ID	1742
+#define OTHER_ID	317
+#define PAGE_SIZE	4096
+#define PAGE_HDR	16		/* u64 timestamp, long commit */
+#define EV_DATA		60		/* offsetof(..., __data) */
+#define EV_SIZE		64		/* sizeof(struct trace_event_raw_umh_exec) */
+
+#define HEADER_PAGE \
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n" \
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n" \
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n" \
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n"
+
+#define HEADER_EVENT \
+	"# compressed entry header\n" \
+	"\ttype_len    :    5 bits\n" \
+	"\ttime_delta  :   27 bits\n" \
+	"\tarray       :   32 bits\n" \
+	"\n" \
+	"\tpadding     : type == 29\n" \
+	"\ttime_extend : type == 30\n" \
+	"\ttime_stamp : type == 31\n" \
+	"\tdata max type_len  == 28\n"
+
+#define FMT_PROGRAM \
+	"\tfield:__data_loc char[] program;\toffset:16;\tsize:4;\tsigned:1;\n"
+
+static const char *umh_exec_format(const char *program_line)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "name: umh_exec\n"
+		 "ID: %d\n"
+		 "format:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		 "\n"
+		 "\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
+		 "\tfield:__data_loc char[] path;\toffset:12;\tsize:4;\tsigned:1;\n"
+		 "%s"
+		 "\tfield:__data_loc char[] args;\toffset:20;\tsize:4;\tsigned:1;\n"
+		 "\tfield:int argc;\toffset:24;\tsize:4;\tsigned:1;\n"
+		 "\tfield:pid_t trigger_pid;\toffset:28;\tsize:4;\tsigned:1;\n"
+		 "\tfield:__data_loc char[] trigger_comm;\toffset:32;\tsize:4;\tsigned:1;\n"
+		 "\tfield:uid_t trigger_uid;\toffset:36;\tsize:4;\tsigned:0;\n"
+		 "\tfield:u64 bset;\toffset:40;\tsize:8;\tsigned:0;\n"
+		 "\tfield:u64 inheritable;\toffset:48;\tsize:8;\tsigned:0;\n"
+		 "\tfield:int ret;\toffset:56;\tsize:4;\tsigned:1;\n"
+		 "\n"
+		 "print fmt: \"purpose=%%s path=\\\"%%s\\\" program=\\\"%%s\\\" argc=%%d args=\\\"%%s\\\" trigger_pid=%%d trigger_comm=\\\"%%s\\\" trigger_uid=%%u bset=0x%%016llx inheritable=0x%%016llx ret=%%d\", "
+		 "__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" }), "
+		 "__get_str(path), __get_str(program), REC->argc, __get_str(args), REC->trigger_pid, __get_str(trigger_comm), REC->trigger_uid, REC->bset, REC->inheritable, REC->ret\n",
+		 UMH_EXEC_ID, program_line);
+	return buf;
+}
+
+/* The tracefs files umhcap reads, under ROOT/DIR. */
+static void fake_tracefs(const char *root, const char *dir)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "%s/events/header_page", dir);
+	put(root, rel, HEADER_PAGE);
+	snprintf(rel, sizeof(rel), "%s/events/header_event", dir);
+	put(root, rel, HEADER_EVENT);
+	snprintf(rel, sizeof(rel), "%s/events/umh/enable", dir);
+	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/umh/umh_exec/enable", dir);
+	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/umh/umh_exec/format", dir);
+	put(root, rel, "%s", umh_exec_format(FMT_PROGRAM));
+	snprintf(rel, sizeof(rel), "%s/instances/umhcap/events/umh/umh_exec/enable",
+		 dir);
+	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/instances/umhcap/per_cpu/cpu0/trace_pipe_raw",
+		 dir);
+	put(root, rel, "");
+}
+
+struct ev {
+	unsigned long long ts;		/* ns */
+	unsigned int purpose;
+	const char *path, *program, *args;
+	int argc, pid;
+	const char *comm;
+	unsigned int uid;
+	uint64_t bset, inh;
+	int ret;
+};
+
+/* A sub-buffer being filled, as the kernel's ring buffer lays it out. */
+struct page {
+	unsigned char b[PAGE_SIZE];
+	size_t len;			/* bytes of data after the header */
+	unsigned long long ts;		/* of the last event */
+	unsigned long long flags;	/* ORed into commit */
+};
+
+static void page_init(struct page *pg, unsigned long long ts)
+{
+	memset(pg, 0, sizeof(*pg));
+	pg->ts = ts;
+	memcpy(pg->b, &ts, 8);
+}
+
+static void page_u32(struct page *pg, uint32_t v)
+{
+	memcpy(pg->b + PAGE_HDR + pg->len, &v, 4);
+	pg->len += 4;
+}
+
+/* One record of @len bytes, with a time extend first if the delta needs it. */
+static void page_add(struct page *pg, unsigned long long ts, const void *data,
+		     size_t len)
+{
+	unsigned long long delta = ts - pg->ts;
+	size_t alen = (len + 3) & ~3UL;
+
+	if (delta >= 1ULL << 27) {
+		page_u32(pg, 30 | (uint32_t)(delta & ((1U << 27) - 1)) << 5);
+		page_u32(pg, delta >> 27);
+		delta = 0;
+	}
+	pg->ts = ts;
+	if (alen <= 28 * 4) {
+		page_u32(pg, alen / 4 | (uint32_t)delta << 5);
+	} else {
+		page_u32(pg, (uint32_t)delta << 5);
+		page_u32(pg, alen + 4);
+	}
+	memcpy(pg->b + PAGE_HDR + pg->len, data, len);
+	pg->len += alen;
+}
+
+/* __string(): the bytes go after the fixed part, the field says where. */
+static void ev_str(unsigned char *rec, size_t *end, int off, const char *s)
+{
+	uint32_t loc, len = strlen(s) + 1;
+
+	loc = len << 16 | *end;
+	memcpy(rec + off, &loc, 4);
+	memcpy(rec + *end, s, len);
+	*end += len;
+}
+
+static size_t ev_record(unsigned char *rec, const struct ev *e)
+{
+	uint16_t type = UMH_EXEC_ID;
+	int32_t common_pid = 57;
+	size_t end = EV_DATA;
+
+	memset(rec, 0, 1024);
+	memcpy(rec, &type, 2);
+	memcpy(rec + 4, &common_pid, 4);
+	memcpy(rec + 8, &e->purpose, 4);
+	ev_str(rec, &end, 12, e->path);
+	ev_str(rec, &end, 16, e->program ?: e->path);
+	ev_str(rec, &end, 20, e->args);
+	memcpy(rec + 24, &e->argc, 4);
+	memcpy(rec + 28, &e->pid, 4);
+	ev_str(rec, &end, 32, e->comm);
+	memcpy(rec + 36, &e->uid, 4);
+	memcpy(rec + 40, &e->bset, 8);
+	memcpy(rec + 48, &e->inh, 8);
+	memcpy(rec + 56, &e->ret, 4);
+	return end < EV_SIZE ? EV_SIZE : end;
+}
+
+static void page_ev(struct page *pg, const struct ev *e)
+{
+	unsigned char rec[1024];
+
+	page_add(pg, e->ts, rec, ev_record(rec, e));
+}
+
+/* Append the page to CPU @cpu's trace_pipe_raw, as read() returns it. */
+static void page_write(const char *root, int cpu, struct page *pg)
+{
+	char path[PATH_MAX];
+	uint64_t commit = pg->len | pg->flags;
+	int fd;
+
+	memcpy(pg->b + 8, &commit, 8);
+	snprintf(path, sizeof(path), "%s/" INST "/per_cpu/cpu%d", root, cpu);
+	mkdir_p(path);
+	strcat(path, "/trace_pipe_raw");
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0 || write(fd, pg->b, PAGE_SIZE) != PAGE_SIZE)
+		abort();
+	close(fd);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/* Events on CPU 0, one page. */
+static void trace_events(const char *root, const struct ev *e, int n)
+{
+	struct page pg;
+	int i;
+
+	page_init(&pg, e[0].ts);
+	for (i = 0; i < n; i++)
+		page_ev(&pg, &e[i]);
+	page_write(root, 0, &pg);
+}
+
+#define EV_MODPROBE { .ts = 12345678000ULL, .purpose = 1,		\
+	.path = "/sbin/modprobe", .args = "-q -- fs-nosuchfs",		\
+	.argc = 3, .pid = 123, .comm = "mount", .uid = 0,		\
+	.bset = full(), .inh = 0, .ret = 0 }
+#define LINE_MODPROBE "12.345678 modprobe: /sbin/modprobe -q -- fs-nosuchfs " \
+	"(trigger pid=123 comm=mount uid=0) caps: all; result: ok\n"
+
+/* Under CONFIG_STATIC_USERMODEHELPER, with arguments left out. */
+#define EV_COREDUMP { .ts = 13000001000ULL, .purpose = 2,		\
+	.path = "/sbin/static-helper", .program = "/usr/lib/core\\x20handler", \
+	.args = "77 a\\\"b", .argc = 5, .pid = 77, .comm = "my\\x20prog", \
+	.uid = 1000, .bset = B(CAP_SYS_MODULE), .inh = B(CAP_CHOWN),	\
+	.ret = -2 }
+#define LINE_COREDUMP "13.000001 coredump: /sbin/static-helper 77 a\\\"b " \
+	"...(+3) [requested /usr/lib/core\\x20handler] (trigger pid=77 " \
+	"comm=my\\x20prog uid=1000) caps: cap_sys_module; " \
+	"inheritable: cap_chown; result: ENOENT\n"
+
+#define EV_OTHER { .ts = 14000001000ULL, .purpose = 0, .path = "/bin/x", \
+	.args = "", .argc = 0, .pid = 1, .comm = "init", .bset = 0,	\
+	.ret = -8 }
+#define LINE_OTHER "14.000001 other: /bin/x (trigger pid=1 comm=init uid=0) " \
+	"caps: none; result: ENOEXEC\n"
 
 TEST_F(umh, trace_basic)
 {
-	put(self->root, INST "/trace_pipe", EV_MODPROBE);
+	struct ev e[] = { EV_MODPROBE };
+
+	trace_events(self->root, e, 1);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_STREQ("12.345678 modprobe: /sbin/modprobe -q -- fs-nosuchfs "
-		     "(trigger pid=123 comm=mount uid=0) caps: all; "
-		     "result: ok\n", res.out);
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	ASSERT_STREQ("", res.err);
+	/* Enabled while tracing, then disabled; the instance was there. */
 	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_TRUE(exists(self->root, INST));
 }
 
-TEST_F(umh, trace_errno_inheritable_spaces)
+TEST_F(umh, trace_requested_cut_errno_inheritable)
 {
-	put(self->root, INST "/trace_pipe", EV_COREDUMP EV_OTHER);
+	struct ev e[] = { EV_COREDUMP, EV_OTHER };
+
+	trace_events(self->root, e, 2);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_STREQ("13.000001 coredump: /usr/lib/core handler "
-		     "a b trigger_pid=9 c (trigger pid=77 comm=my prog "
-		     "uid=1000) caps: cap_sys_module; inheritable: cap_chown; "
-		     "result: ENOENT\n"
-		     "14.000001 other: /bin/x (trigger pid=1 comm=init uid=0) "
-		     "caps: none; result: ENOEXEC\n", res.out);
+	ASSERT_STREQ(LINE_COREDUMP LINE_OTHER, res.out);
+}
+
+/*
+ * Strings as a kernel without escaping, or a bug, would record them: a
+ * comm and arguments that spell out fields, a newline, a terminal escape.
+ * The line keeps the real trigger and stays one line.
+ */
+TEST_F(umh, trace_is_not_forged)
+{
+	struct ev e[] = { {
+		.ts = 15000000000ULL, .purpose = 2, .path = "/bin/core",
+		.args = "x trigger_pid=1 bset=0xffffffffff\n1.0 modprobe: evil",
+		.argc = 5, .pid = 4242,
+		.comm = "x trigger_pid=1 bset=0xffffffffff\x1b[2J\n",
+		.uid = 1000, .bset = B(CAP_CHOWN), .ret = 0,
+	} };
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ("15.000000 coredump: /bin/core x trigger_pid=1 "
+		     "bset=0xffffffffff\\x0a1.0 modprobe: evil (trigger "
+		     "pid=4242 comm=x\\x20trigger_pid=1\\x20bset=0xffffffffff"
+		     "\\x1b[2J\\x0a uid=1000) caps: cap_chown; result: ok\n",
+		     res.out);
+	ASSERT_EQ(NULL, strchr(res.out, '\x1b'));
+	ASSERT_EQ(strchr(res.out, '\n'), strrchr(res.out, '\n'));
+}
+
+TEST_F(umh, trace_unusual_values)
+{
+	struct ev e[] = { {
+		.ts = 16000000000ULL, .purpose = 42, .path = "/bin/y",
+		.args = "", .argc = -1, .pid = -5, .comm = "",
+		.uid = 4294967295U, .bset = 0, .ret = -9999,
+	} };
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ("16.000000 purpose42: /bin/y (trigger pid=-5 comm= "
+		     "uid=4294967295) caps: none; result: -9999\n", res.out);
+}
+
+/* Oldest first across CPUs; time extends carry the big gaps. */
+TEST_F(umh, trace_orders_cpus)
+{
+	struct ev a = EV_MODPROBE, b = EV_COREDUMP, c = EV_OTHER;
+	struct page p0, p1;
+
+	page_init(&p0, a.ts);
+	page_ev(&p0, &a);
+	page_ev(&p0, &c);
+	page_write(self->root, 0, &p0);
+	page_init(&p1, b.ts - 5);
+	page_ev(&p1, &b);
+	page_write(self->root, 1, &p1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_COREDUMP LINE_OTHER, res.out);
+}
+
+TEST_F(umh, trace_skips_other_events)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	unsigned char other[12] = { OTHER_ID & 0xff, OTHER_ID >> 8 };
+	struct page pg;
+
+	page_init(&pg, a.ts - 1000);
+	page_add(&pg, a.ts - 1000, other, sizeof(other));
+	page_ev(&pg, &a);
+	page_add(&pg, c.ts - 1000, other, sizeof(other));
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
+	ASSERT_STREQ("", res.err);
 }
 
 TEST_F(umh, trace_count)
 {
-	put(self->root, INST "/trace_pipe",
-	    EV_MODPROBE EV_COREDUMP EV_OTHER);
+	struct ev e[] = { EV_MODPROBE, EV_COREDUMP, EV_OTHER };
+
+	trace_events(self->root, e, 3);
 	ASSERT_EQ(0, RUN(self->root, "trace", "--count", "2"));
-	ASSERT_HAS(res.out, "12.345678 modprobe:");
-	ASSERT_HAS(res.out, "13.000001 coredump:");
-	ASSERT_LACKS(res.out, "14.000001");
+	ASSERT_STREQ(LINE_MODPROBE LINE_COREDUMP, res.out);
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count", "0"));
 	ASSERT_HAS(res.err, "give a positive number");
 }
 
 TEST_F(umh, trace_hex)
 {
-	put(self->root, INST "/trace_pipe", EV_MODPROBE);
-	ASSERT_EQ(0, RUN(self->root, "-x", "trace", "--count", "1"));
+	struct ev e[] = { EV_MODPROBE, EV_COREDUMP };
+
+	trace_events(self->root, e, 2);
+	ASSERT_EQ(0, RUN(self->root, "-x", "trace"));
 	ASSERT_HAS(res.out, "caps: all [0x1ffffffffff]; result: ok\n");
+	ASSERT_HAS(res.out, "caps: cap_sys_module [0x10000]; "
+			    "inheritable: cap_chown [0x1]; result: ENOENT\n");
 }
 
-TEST_F(umh, trace_skips_noise)
+/* A field of another type than umhcap knows: warn once, print nothing. */
+TEST_F(umh, trace_unknown_field_type)
 {
-	put(self->root, INST "/trace_pipe",
-	    "# tracer: nop\n"
-	    "CPU:1 [LOST 3 EVENTS]\n"
-	    "   bash-1 [000] ..... 1.0: sched_switch: prev=a\n"
-	    "   x-2 [000] ..... 2.0: umh_exec: purpose=modprobe garbage\n"
-	    EV_OTHER);
+	struct ev e[] = { EV_MODPROBE, EV_OTHER };
+	const char *w;
+
+	put(self->root, TFS "/events/umh/umh_exec/format", "%s",
+	    umh_exec_format("\tfield:u64 program;\toffset:16;\tsize:8;\tsigned:0;\n"));
+	trace_events(self->root, e, 2);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_STREQ("14.000001 other: /bin/x (trigger pid=1 comm=init uid=0) "
-		     "caps: none; result: ENOEXEC\n", res.out);
-	ASSERT_HAS(res.err, "cannot parse umh_exec event at 2.0");
+	ASSERT_STREQ("", res.out);
+	w = "umhcap: warning: the umh_exec field \"program\" is missing or not of the type umhcap knows";
+	ASSERT_HAS(res.err, w);
+	ASSERT_EQ(1, count_of(res.err, w));
+}
+
+TEST_F(umh, trace_missing_field)
+{
+	struct ev e[] = { EV_MODPROBE };
+
+	put(self->root, TFS "/events/umh/umh_exec/format", "%s",
+	    umh_exec_format(""));
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "field \"program\" is missing");
+}
+
+/* A string whose data_loc points out of its record is not read. */
+TEST_F(umh, trace_malformed_record)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	unsigned char rec[1024];
+	uint32_t loc = 200 << 16 | EV_DATA;
+	struct page pg;
+	size_t len;
+
+	page_init(&pg, a.ts);
+	len = ev_record(rec, &a);
+	memcpy(rec + 32, &loc, 4);
+	page_add(&pg, a.ts, rec, len);
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_OTHER, res.out);
+	ASSERT_HAS(res.err, "warning: malformed umh_exec record at 12.345678 skipped");
+}
+
+/* A page that claims more data than it holds is skipped whole. */
+TEST_F(umh, trace_malformed_page)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	struct page pg;
+
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	pg.len = PAGE_SIZE;
+	page_write(self->root, 0, &pg);
+	page_init(&pg, c.ts);
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_OTHER, res.out);
+	ASSERT_HAS(res.err, "warning: malformed ring-buffer page from CPU 0 skipped");
+}
+
+TEST_F(umh, trace_lost_events)
+{
+	struct ev a = EV_MODPROBE;
+	struct page pg;
+
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	pg.flags = 1ULL << 31;		/* RB_MISSED_EVENTS, count not stored */
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	ASSERT_HAS(res.err, "warning: events lost on CPU 0: the buffer was full");
 }
 
 TEST_F(umh, trace_bad_count)
@@ -873,19 +1245,36 @@ TEST_F(umh, trace_missing_event)
 	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
 }
 
+TEST_F(umh, trace_bad_format)
+{
+	put(self->root, TFS "/events/umh/umh_exec/format", "garbage\n");
+	ASSERT_EQ(2, RUN(self->root, "trace"));
+	ASSERT_HAS(res.err, "umhcap: cannot parse ");
+	ASSERT_HAS(res.err, "/events/umh/umh_exec/format");
+	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+}
+
+TEST_F(umh, trace_missing_header_page)
+{
+	rm_file(self->root, TFS "/events/header_page");
+	ASSERT_EQ(2, RUN(self->root, "trace"));
+	ASSERT_HAS(res.err, "/events/header_page");
+	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+}
+
 TEST_F(umh, trace_debugfs_fallback)
 {
 	char from[PATH_MAX], to[PATH_MAX];
+	struct ev e[] = { EV_MODPROBE };
 
+	trace_events(self->root, e, 1);
 	snprintf(from, sizeof(from), "%s/" TFS, self->root);
 	snprintf(to, sizeof(to), "%s/sys/kernel/debug", self->root);
 	mkdir_p(to);
 	strcat(to, "/tracing");
 	ASSERT_EQ(0, rename(from, to));
-	put(self->root, "sys/kernel/debug/tracing/instances/umhcap/trace_pipe",
-	    EV_MODPROBE);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_HAS(res.out, "12.345678 modprobe:");
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
 	ASSERT_STREQ("0", get(self->root, "sys/kernel/debug/tracing/instances/"
 			      "umhcap/events/umh/umh_exec/enable"));
 }
@@ -899,9 +1288,32 @@ TEST_F(umh, trace_removes_created_instance)
 	ASSERT_FALSE(exists(self->root, INST));
 	/* A plain directory has no enable file: fail, and clean up. */
 	ASSERT_EQ(2, RUN(self->root, "trace"));
-	ASSERT_HAS(res.err, "cannot write 1 to ");
+	ASSERT_HAS(res.err, "umhcap: cannot enable umh/umh_exec in ");
 	ASSERT_FALSE(exists(self->root, INST));
 	ASSERT_TRUE(exists(self->root, TFS "/instances"));
+}
+
+/* An event someone else enabled stays enabled. */
+TEST_F(umh, trace_leaves_enabled_event)
+{
+	struct ev e[] = { EV_MODPROBE };
+
+	put(self->root, INST "/events/umh/umh_exec/enable", "1\n");
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	ASSERT_STREQ("1\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+}
+
+TEST_F(umh, trace_no_cpu_buffers)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" INST "/per_cpu", self->root);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ASSERT_EQ(2, RUN(self->root, "trace"));
+	ASSERT_HAS(res.err, "per_cpu");
+	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
 }
 
 static bool wait_for_output(int fd, int ms)
@@ -916,16 +1328,25 @@ static bool wait_for_output(int fd, int ms)
 	return false;
 }
 
+/*
+ * A FIFO with a writer stands for a live buffer: it never ends, and is
+ * empty once read, as trace_pipe_raw is between helpers.
+ */
 TEST_F(umh, trace_sigterm_cleans_up)
 {
 	const char *bin = getenv("UMHCAP_BIN") ?: "./umhcap";
-	char fifo[PATH_MAX];
+	struct ev e = EV_MODPROBE;
 	int out = fileno(tmpfile()), w, status;
+	char fifo[PATH_MAX];
+	struct page pg;
 	pid_t pid;
 
-	snprintf(fifo, sizeof(fifo), "%s/" INST "/trace_pipe", self->root);
+	snprintf(fifo, sizeof(fifo), "%s/" INST "/per_cpu/cpu0/trace_pipe_raw",
+		 self->root);
 	unlink(fifo);
 	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	w = open(fifo, O_RDWR);
+	ASSERT_LE(0, w);
 	fflush(NULL);
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -934,29 +1355,32 @@ TEST_F(umh, trace_sigterm_cleans_up)
 		execl(bin, bin, "--root", self->root, "trace", (char *)NULL);
 		_exit(127);
 	}
-	w = open(fifo, O_WRONLY);
-	ASSERT_LE(0, w);
-	ASSERT_STREQ("1", get(self->root, INST "/events/umh/umh_exec/enable"));
-	ASSERT_EQ((ssize_t)strlen(EV_MODPROBE),
-		  write(w, EV_MODPROBE, strlen(EV_MODPROBE)));
+	page_init(&pg, e.ts);
+	page_ev(&pg, &e);
+	memcpy(pg.b + 8, &pg.len, 8);
+	ASSERT_EQ(PAGE_SIZE, write(w, pg.b, PAGE_SIZE));
 	ASSERT_TRUE(wait_for_output(out, 5000));
+	ASSERT_STREQ("1", get(self->root, INST "/events/umh/umh_exec/enable"));
+	usleep(300000);		/* a few empty rounds */
+	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG));
 	ASSERT_EQ(0, kill(pid, SIGTERM));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	close(w);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	slurp(out, res.out, sizeof(res.out));
-	ASSERT_HAS(res.out, "12.345678 modprobe: /sbin/modprobe");
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
 	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
 }
 
 TEST_F(umh, trace_epipe_cleans_up)
 {
 	const char *bin = getenv("UMHCAP_BIN") ?: "./umhcap";
+	struct ev e[] = { EV_MODPROBE, EV_OTHER };
 	int p[2], status;
 	pid_t pid;
 
-	put(self->root, INST "/trace_pipe", EV_MODPROBE EV_OTHER);
+	trace_events(self->root, e, 2);
 	ASSERT_EQ(0, pipe(p));
 	close(p[0]);
 	fflush(NULL);
