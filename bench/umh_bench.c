@@ -11,6 +11,11 @@
  * Each mode runs ROUNDS rounds of umhbench.n=N starts (kernel command
  * line, default 500) and reports the median rate.  Output is KTAP, with
  * one "# bench: MODE RATE" line per mode for scripts/bench.sh.
+ *
+ * First, mode "capable" times capability checks of a task that is no
+ * helper, which the record of what helpers use must cost at most a
+ * branch: reboot(2) with a wrong magic number checks CAP_SYS_BOOT, then
+ * fails with EINVAL and does nothing else.
  */
 
 #define _GNU_SOURCE
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,19 +92,39 @@ static double measure(long n)
 	return rate[ROUNDS / 2];
 }
 
+/* Capability checks per second, 200 per helper of a round; or -1. */
+static double measure_capable(long n)
+{
+	double rate[ROUNDS], t;
+	long i;
+	int r;
+
+	for (r = 0; r < ROUNDS; r++) {
+		t = now();
+		for (i = 0; i < n * 200; i++)
+			if (syscall(SYS_reboot, 0, 0, 0, NULL) != -1 ||
+			    errno != EINVAL)
+				return -1;
+		rate[r] = n * 200 / (now() - t);
+	}
+	qsort(rate, ROUNDS, sizeof(*rate), cmp);
+	return rate[ROUNDS / 2];
+}
+
 static int test = 0;
 
-static void report(const char *mode, long n, double rate)
+/* @what: what was counted, "helpers" or "checks" */
+static void report(const char *mode, const char *what, long n, double rate)
 {
 	test++;
 	if (rate < 0) {
-		printf("not ok %d bench %s: a helper start failed (%s)\n",
-		       test, mode, strerror(errno));
+		printf("not ok %d bench %s: one of the %s failed (%s)\n",
+		       test, mode, what, strerror(errno));
 		return;
 	}
 	printf("# bench: %s %.1f\n", mode, rate);
-	printf("ok %d bench %s: %d x %ld helpers, median %.1f/s\n", test, mode,
-	       ROUNDS, n, rate);
+	printf("ok %d bench %s: %d x %ld %s, median %.1f/s\n", test, mode,
+	       ROUNDS, n, what, rate);
 }
 
 int main(void)
@@ -107,29 +133,31 @@ int main(void)
 	long n = cmdline_n();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n1..%d\n", per_purpose ? 3 : 2);
+	printf("TAP version 13\n1..%d\n", per_purpose ? 4 : 3);
 	if (write_file("/proc/sys/kernel/modprobe", "/tests/bench/true")) {
 		printf("Bail out! cannot set kernel.modprobe\n");
 		return 1;
 	}
+	measure_capable(n / 10);	/* warm up */
+	report("capable", "checks", n * 200, measure_capable(n));
 	measure(n / 10);	/* warm up */
 
-	report("open", n, measure(n));
+	report("open", "helpers", n, measure(n));
 
 	/* Every helper loses CAP_SYS_RAWIO (17). */
 	if (write_file(UMH "/bset", "4294836223 511") ||
 	    write_file(UMH "/inheritable", "4294836223 511"))
-		report("global", n, -1);
+		report("global", "helpers", n, -1);
 	else
-		report("global", n, measure(n));
+		report("global", "helpers", n, measure(n));
 
 	if (per_purpose) {
 		/* modprobe keeps CAP_SYS_MODULE only. */
 		if (write_file(UMH "/modprobe/bset", "65536 0") ||
 		    write_file(UMH "/modprobe/inheritable", "65536 0"))
-			report("purpose", n, -1);
+			report("purpose", "helpers", n, -1);
 		else
-			report("purpose", n, measure(n));
+			report("purpose", "helpers", n, measure(n));
 	}
 	return 0;
 }

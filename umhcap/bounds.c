@@ -113,27 +113,46 @@ static int parse_bound(const char *s, uint64_t *mask)
 	return 0;
 }
 
+/*
+ * Read a small file whole into @buf, NUL-terminated.  Returns 0, or
+ * -errno with *@opened telling whether open() succeeded; prints nothing.
+ */
+static int read_small(const char *path, char *buf, size_t size,
+		      bool *opened)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	*opened = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	*opened = true;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return err;
+}
+
 /* Prints its own error; returns 0 or -1. */
 int umh_bound_read(const char *path, uint64_t *mask)
 {
 	char buf[128];
-	ssize_t n;
-	int fd;
+	bool opened;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	err = read_small(path, buf, sizeof(buf), &opened);
+	if (err && !opened) {
 		umh_err("cannot open %s: %s; check --root/UMHCAP_ROOT and that /proc is mounted",
-			path, strerror(errno));
+			path, strerror(-err));
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		umh_err("cannot read %s: %s", path, strerror(errno));
-		close(fd);
+	if (err) {
+		umh_err("cannot read %s: %s", path, strerror(-err));
 		return -1;
 	}
-	close(fd);
-	buf[n] = '\0';
 	if (parse_bound(buf, mask)) {
 		buf[strcspn(buf, "\n")] = '\0';
 		umh_err("cannot parse %s: unexpected content \"%.40s\"; expected two decimal 32-bit words",
@@ -183,4 +202,100 @@ int umh_load(const char *root, struct umh_state *st)
 			return -1;
 	}
 	return 0;
+}
+
+/* A decimal count and a newline, as the kernel prints started. */
+static int parse_count(const char *s, unsigned long long *count)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*count = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	while (*end == '\n' || *end == ' ' || *end == '\t')
+		end++;
+	return *end ? -1 : 0;
+}
+
+/*
+ * One file of the record: @file ("used" or "started") of @purpose.
+ * Returns 0, 1 if it does not exist (nothing printed), -1 on any other
+ * error (printed).
+ */
+static int record_read(const char *root, int purpose, const char *file,
+		       uint64_t *used, unsigned long long *started)
+{
+	char path[PATH_MAX], buf[128];
+	bool opened;
+	int err;
+
+	if (umh_path(path, sizeof(path), root, purpose, file))
+		return -1;
+	err = read_small(path, buf, sizeof(buf), &opened);
+	if (err == -ENOENT && !opened)
+		return 1;
+	if (err) {
+		umh_err("cannot %s %s: %s%s", opened ? "read" : "open", path,
+			strerror(-err),
+			err == -EACCES || err == -EPERM ?
+			"; the record is readable by root only: run as root" : "");
+		return -1;
+	}
+	if (used ? !parse_bound(buf, used) : !parse_count(buf, started))
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	umh_err("cannot parse %s: unexpected content \"%.40s\"; expected %s",
+		path, buf, used ? "two decimal 32-bit words" :
+		"a decimal count");
+	return -1;
+}
+
+/*
+ * The kernel's record of what helpers used and how many it started since
+ * boot.  Returns 0, 1 if this kernel keeps no record (rec->missing names
+ * the file that is not there; nothing printed), -1 on error (printed).
+ */
+int umh_record_load(const char *root, struct umh_record *rec)
+{
+	static const char *const files[] = { "used", "started" };
+	int p, f, ret;
+
+	memset(rec, 0, sizeof(*rec));
+	for (p = 0; p < UMH_NR; p++) {
+		if (p == UMH_MODPROBE && !umh_has_per_purpose(root)) {
+			/* An unpatched kernel with a record: there is none. */
+			umh_path(rec->missing, sizeof(rec->missing), root, p,
+				 NULL);
+			return 1;
+		}
+		for (f = 0; f < 2; f++) {
+			ret = record_read(root, p, files[f],
+					  f ? NULL : &rec->used[p],
+					  &rec->started[p]);
+			if (ret <= 0) {
+				if (ret < 0)
+					return -1;
+				continue;
+			}
+			if (umh_path(rec->missing, sizeof(rec->missing), root,
+				     p, files[f]))
+				return -1;
+			if (p == UMH_ALL)
+				return 1;
+			/* The global record is there, a purpose's is not. */
+			umh_err("cannot open %s: %s; the kernel's record of what helpers use is incomplete",
+				rec->missing, strerror(ENOENT));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void umh_no_record(const struct umh_record *rec)
+{
+	umh_err("this kernel keeps no record of what usermode helpers use (no %s); boot a kernel with the usermodehelper record (used and started files) to learn their bounds",
+		rec->missing);
 }

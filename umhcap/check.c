@@ -4,7 +4,10 @@
  *
  *  - ceilings (all.bset & <purpose>.bset) beyond the policy table below;
  *  - bset and inheritable that disagree;
- *  - malformed usermodehelper.* items on the kernel command line.
+ *  - malformed usermodehelper.* items on the kernel command line;
+ *  - from the kernel's record: a purpose whose helpers ran, with a bound
+ *    that allows capabilities they never used since boot, or that no
+ *    longer allows one they used.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -215,11 +218,42 @@ static void check_ceilings(struct check *c, const struct umh_state *st)
 			     policy[p]);
 }
 
+/* Only purposes whose helpers ran: an empty record says nothing. */
+static void check_record(struct check *c, const struct umh_state *st,
+			 const struct umh_record *rec)
+{
+	unsigned long long n;
+	uint64_t allowed, used;
+	char *list;
+	int p;
+
+	for (p = UMH_ALL + 1; p < UMH_NR; p++) {
+		n = rec->started[p];
+		if (!n)
+			continue;
+		allowed = umh_ceiling(st, p);
+		used = rec->used[p];
+		if (allowed & ~used) {
+			list = caps_format(allowed & ~used);
+			finding(c, "%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
+				umh_purpose_names[p], n, list);
+			free(list);
+		}
+		if (used & ~allowed) {
+			list = caps_format(used & ~allowed);
+			finding(c, "%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now",
+				umh_purpose_names[p], list);
+			free(list);
+		}
+	}
+}
+
 int cmd_check(const struct umh_opts *o, int argc, char **argv)
 {
 	struct check c = { 0 };
+	struct umh_record rec;
 	struct umh_state st;
-	int p;
+	int p, no_record;
 
 	(void)argv;
 	if (argc > 1) {
@@ -228,12 +262,20 @@ int cmd_check(const struct umh_opts *o, int argc, char **argv)
 	}
 	if (umh_load(o->root, &st))
 		return UMH_EXIT_ERROR;
+	no_record = umh_record_load(o->root, &rec);
+	if (no_record < 0)
+		return UMH_EXIT_ERROR;
 	check_ceilings(&c, &st);
 	for (p = 0; p < UMH_NR; p++)
 		if (p == UMH_ALL || st.per_purpose)
 			check_agree(&c, umh_purpose_names[p], &st.b[p]);
+	if (!no_record)
+		check_record(&c, &st, &rec);
 	if (check_cmdline(&c, o->root))
 		return UMH_EXIT_ERROR;
+	if (no_record > 0)
+		printf("note: this kernel keeps no record of what helpers use (no %s); unused capabilities were not checked\n",
+		       rec.missing);
 	if (!st.per_purpose)
 		printf("note: per-purpose bounds are not available on this kernel; checked the global bound against the union of all purpose policies\n");
 	if (c.findings)

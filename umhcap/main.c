@@ -47,20 +47,31 @@ static void usage(FILE *f)
 	      "  show [PURPOSE...]             show bounds and ceilings (default)\n"
 	      "  drop [-p PURPOSE] [-n] CAP... clear capabilities from a bound\n"
 	      "  keep [-p PURPOSE] [-n] CAP... narrow a bound to exactly CAP...\n"
+	      "  learn [--include-idle] [PURPOSE...]\n"
+	      "                                what helpers used since boot, per purpose,\n"
+	      "                                next to what their bounds allow\n"
+	      "  learn --apply [-n] [--include-idle] [PURPOSE...]\n"
+	      "                                narrow each purpose whose helpers ran to\n"
+	      "                                what they used (-n: only say what)\n"
 	      "  check                         hardening report (exit 1 on findings)\n"
-	      "  export --sysctl|--cmdline     print the current state as config\n"
-	      "  trace [--count N]             print usermode helper starts\n"
+	      "  export [--learned [--include-idle]] --sysctl|--cmdline\n"
+	      "                                print the current (or learned) state as config\n"
+	      "  trace [--count N]             print usermode helper starts, and the\n"
+	      "                                capability checks helpers are refused\n"
 	      "\n"
 	      "options:\n"
-	      "  --root DIR    prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
-	      "  -x            also print hex masks\n"
-	      "  --json        machine-readable output (show)\n"
-	      "  -h, --help    this help\n"
-	      "  --version     print the version\n"
+	      "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
+	      "  -x              also print hex masks\n"
+	      "  --json          machine-readable output (show, learn)\n"
+	      "  --include-idle  learn: narrow purposes whose helpers never ran too\n"
+	      "  -h, --help      this help\n"
+	      "  --version       print the version\n"
 	      "\n"
 	      "purposes: all modprobe coredump uevent request_key release_agent\n"
 	      "          power initrd other\n"
-	      "exit status: 0 ok, 1 findings (check), 2 error\n", f);
+	      "exit status: 0 ok, 1 findings (check), 2 error (learn --apply: nothing was\n"
+	      "written; learn, export --learned: also no record of what helpers use on\n"
+	      "this kernel), 3 learn --apply wrote some bounds, then failed\n", f);
 }
 
 /* Strip trailing slashes so that paths are ROOT + "/proc/...". */
@@ -85,13 +96,29 @@ static const char *normalize_root(const char *root)
 static int dispatch(const struct umh_opts *o, int argc, char **argv)
 {
 	static char *show_argv[] = { "show", NULL };
+	static const char *const cmds[] = {
+		"show", "drop", "keep", "check", "export", "trace", "learn",
+	};
 	const char *cmd;
+	size_t i;
 
 	/* Subcommands parse their options from scratch. */
 	optind = 0;
 	if (argc == 0)
 		return cmd_show(o, 1, show_argv);
 	cmd = argv[0];
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmd, cmds[i]))
+			break;
+	if (i == ARRAY_SIZE(cmds)) {
+		umh_err("unknown command \"%s\"; see umhcap --help", cmd);
+		return UMH_EXIT_ERROR;
+	}
+	if (o->json && strcmp(cmd, "show") && strcmp(cmd, "learn")) {
+		umh_err("--json is not supported by %s; only show and learn print JSON",
+			cmd);
+		return UMH_EXIT_ERROR;
+	}
 	if (!strcmp(cmd, "show"))
 		return cmd_show(o, argc, argv);
 	if (!strcmp(cmd, "drop"))
@@ -104,8 +131,7 @@ static int dispatch(const struct umh_opts *o, int argc, char **argv)
 		return cmd_export(o, argc, argv);
 	if (!strcmp(cmd, "trace"))
 		return cmd_trace(o, argc, argv);
-	umh_err("unknown command \"%s\"; see umhcap --help", cmd);
-	return UMH_EXIT_ERROR;
+	return cmd_learn(o, argc, argv);
 }
 
 int main(int argc, char **argv)

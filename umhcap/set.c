@@ -114,7 +114,12 @@ static int check_keep(const struct set_req *req, const struct umh_bound *b)
 	return 0;
 }
 
-static int write_verify(const char *path, uint64_t mask)
+/*
+ * Write @mask to the bound file @path and read it back.  Returns 0, -1 if
+ * nothing was written, -2 if the write went through but did not verify;
+ * prints its own error.
+ */
+int umh_write_verify(const char *path, uint64_t mask)
 {
 	uint64_t now;
 	int err;
@@ -130,12 +135,12 @@ static int write_verify(const char *path, uint64_t mask)
 		return -1;
 	}
 	if (umh_bound_read(path, &now))
-		return -1;
+		return -2;
 	if (now != mask) {
 		umh_err("verify %s: read back %u %u, expected %u %u; another writer may have narrowed it further",
 			path, (uint32_t)now, (uint32_t)(now >> 32),
 			(uint32_t)mask, (uint32_t)(mask >> 32));
-		return -1;
+		return -2;
 	}
 	return 0;
 }
@@ -154,7 +159,7 @@ static int apply(const struct umh_opts *o, const struct set_req *req,
 	if (req->dry_run)
 		printf("would write \"%u %u\" to %s (%s)\n", (uint32_t)mask,
 		       (uint32_t)(mask >> 32), path, names);
-	else if (!write_verify(path, mask))
+	else if (!umh_write_verify(path, mask))
 		printf("%s %s: %s\n", name, file, names);
 	else
 		err = -1;

@@ -10,8 +10,8 @@
 
 #include "umhcap.h"
 
-static void show_line(const struct umh_opts *o, const char *label,
-		      uint64_t mask)
+void umh_show_line(const struct umh_opts *o, const char *label,
+		   uint64_t mask)
 {
 	char *names = caps_format(mask);
 
@@ -29,12 +29,12 @@ static void show_human(const struct umh_opts *o, const struct umh_state *st,
 		printf("all (global, applies to every helper):\n");
 	else
 		printf("%s:\n", umh_purpose_names[p]);
-	show_line(o, "bset:", st->b[p].bset);
-	show_line(o, "inheritable:", st->b[p].inh);
-	show_line(o, "ceiling:", umh_ceiling(st, p));
+	umh_show_line(o, "bset:", st->b[p].bset);
+	umh_show_line(o, "inheritable:", st->b[p].inh);
+	umh_show_line(o, "ceiling:", umh_ceiling(st, p));
 }
 
-static void show_json_mask(const char *key, uint64_t mask)
+void umh_show_json_mask(const char *key, uint64_t mask)
 {
 	printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_caps\":", key, mask, key);
 	caps_json(stdout, mask);
@@ -44,9 +44,9 @@ static void show_json(const struct umh_state *st, int p, bool first)
 {
 	printf("%s\n    {\"purpose\":\"%s\"", first ? "" : ",",
 	       umh_purpose_names[p]);
-	show_json_mask("bset", st->b[p].bset);
-	show_json_mask("inheritable", st->b[p].inh);
-	show_json_mask("ceiling", umh_ceiling(st, p));
+	umh_show_json_mask("bset", st->b[p].bset);
+	umh_show_json_mask("inheritable", st->b[p].inh);
+	umh_show_json_mask("ceiling", umh_ceiling(st, p));
 	putchar('}');
 }
 
@@ -162,25 +162,38 @@ static void export_cmdline(const struct umh_state *st, bool inh)
 int cmd_export(const struct umh_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "sysctl",	no_argument, NULL, 's' },
-		{ "cmdline",	no_argument, NULL, 'c' },
+		{ "sysctl",		no_argument, NULL, 's' },
+		{ "cmdline",		no_argument, NULL, 'c' },
+		{ "learned",		no_argument, NULL, 'l' },
+		{ "include-idle",	no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct umh_state st;
-	int c, p, mode = 0;
+	bool learned = false, include_idle = false;
+	struct umh_state st, cur;
+	struct umh_record rec;
+	int c, p, ret, mode = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c != 's' && c != 'c')
+		if (c == 'l')
+			learned = true;
+		else if (c == 'i')
+			include_idle = true;
+		else if (c != 's' && c != 'c')
 			mode = -1;
 		else if (mode >= 0)
 			mode = mode ? -1 : c;
 	}
-	if (mode <= 0 || optind != argc) {
-		umh_err("usage: umhcap export --sysctl|--cmdline; give exactly one of them");
+	if (mode <= 0 || optind != argc || (include_idle && !learned)) {
+		umh_err("usage: umhcap export [--learned [--include-idle]] --sysctl|--cmdline; give exactly one of --sysctl and --cmdline");
 		return UMH_EXIT_ERROR;
 	}
-	if (umh_load(o->root, &st))
+	if (learned) {
+		ret = umh_learned(o->root, include_idle, &cur, &st, &rec);
+		if (ret)
+			return ret;
+	} else if (umh_load(o->root, &st)) {
 		return UMH_EXIT_ERROR;
+	}
 	if (mode == 's') {
 		for (p = 0; p < UMH_NR; p++)
 			if (p == UMH_ALL || st.per_purpose)

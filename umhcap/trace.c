@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace: follow umh/umh_exec events in a private tracefs instance and
- * print one readable line per usermode helper start.
+ * print one readable line per usermode helper start; and, where the kernel
+ * has umh/umh_capable, one line per capability check a helper (or a
+ * process it started) was refused.
  *
  * The events are read in binary from the per-CPU trace_pipe_raw files and
  * decoded field by field with libtraceevent, never from the text of
@@ -24,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/capability.h>
+
 #include <event-parse.h>
 #include <kbuffer.h>
 #include <tracefs.h>
@@ -33,6 +37,9 @@
 #define INSTANCE	"umhcap"
 #define SYSTEM		"umh"
 #define EVENT		"umh_exec"
+#define CAP_EVENT	"umh_capable"
+/* Only refused checks that are not probes reach the buffer. */
+#define CAP_FILTER	"ret != 0 && noaudit == 0"
 
 /* How long to sleep when every buffer is empty; see trace_sleep(). */
 #define POLL_MS		100
@@ -66,11 +73,32 @@ static const struct {
 	[F_RET]		= { "ret",		4 },
 };
 
+/* The fields of umh_capable. */
+enum {
+	C_PURPOSE, C_PID, C_COMM, C_UID, C_CAP, C_NOAUDIT, C_RET,
+	C_NR,
+};
+
+static const struct {
+	const char *name;
+	int size;
+} cap_fields[C_NR] = {
+	[C_PURPOSE]	= { "purpose",	4 },
+	[C_PID]		= { "pid",	4 },
+	[C_COMM]	= { "comm",	0 },
+	[C_UID]		= { "uid",	4 },
+	[C_CAP]		= { "cap",	4 },
+	[C_NOAUDIT]	= { "noaudit",	1 },
+	[C_RET]		= { "ret",	4 },
+};
+
 /* Warnings given once per run. */
 enum {
 	W_FIELD		= 1 << 0,
 	W_RECORD	= 1 << 1,
 	W_PAGE		= 1 << 2,
+	W_CAP_FIELD	= 1 << 3,
+	W_CAP_RECORD	= 1 << 4,
 };
 
 struct cpu_buf {
@@ -96,6 +124,10 @@ struct trace {
 	struct tep_format_field *type;	/* common_type: which event */
 	struct tep_format_field *f[F_NR];
 	const char *bad_field;	/* first field of an unexpected type */
+	struct tep_event *cap_event;	/* umh_capable, if the kernel has it */
+	struct tep_format_field *cf[C_NR];
+	const char *cap_bad_field;
+	bool cap_enabled;	/* we turned umh_capable on (and filtered it) */
 	int page_size;		/* of a ring-buffer sub-buffer */
 	int hdr_size;		/* its header: timestamp and commit */
 	int commit_size;
@@ -308,6 +340,36 @@ static int resolve_fields(struct trace *t)
 	return 0;
 }
 
+/*
+ * umh_capable is optional: a kernel without it (or one whose format cannot
+ * be parsed) still has its helper starts traced, and the latter says so.
+ */
+static void load_cap_event(struct trace *t)
+{
+	char path[PATH_MAX];
+	char *buf;
+	int i, len = 0;
+
+	if (xpath(path, sizeof(path), "%s/events/" SYSTEM "/" CAP_EVENT,
+		  t->tracefs) || !is_dir(path))
+		return;
+	buf = tracefs_event_file_read(NULL, SYSTEM, CAP_EVENT, "format", &len);
+	if (buf && len > 0)
+		tep_parse_event(t->tep, buf, len, SYSTEM);
+	free(buf);
+	t->cap_event = tep_find_event_by_name(t->tep, SYSTEM, CAP_EVENT);
+	if (!t->cap_event) {
+		umh_warn("cannot parse %s/format; refused capability checks are not shown",
+			 path);
+		return;
+	}
+	for (i = 0; i < C_NR; i++) {
+		t->cf[i] = tep_find_field(t->cap_event, cap_fields[i].name);
+		if (!t->cap_bad_field && !field_ok(t->cf[i], cap_fields[i].size))
+			t->cap_bad_field = cap_fields[i].name;
+	}
+}
+
 static int trace_load(struct trace *t)
 {
 	t->tep = tep_alloc();
@@ -320,6 +382,7 @@ static int trace_load(struct trace *t)
 			       TEP_LITTLE_ENDIAN);
 	if (load_header_page(t) || load_event(t) || resolve_fields(t))
 		return -1;
+	load_cap_event(t);
 	return 0;
 }
 
@@ -339,6 +402,28 @@ static int enable_event(struct trace *t)
 	}
 	t->enabled = true;
 	return 0;
+}
+
+/*
+ * Best effort: without umh_capable, helper starts are still traced.  The
+ * filter keeps granted checks, which every helper makes by the dozen, out
+ * of the buffer; it is set only on an event this run turns on.
+ */
+static void enable_cap_event(struct trace *t)
+{
+	if (!t->cap_event || tracefs_event_is_enabled(t->inst, SYSTEM,
+			CAP_EVENT) == TRACEFS_ALL_ENABLED)
+		return;
+	tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
+				 CAP_FILTER);
+	if (tracefs_event_enable(t->inst, SYSTEM, CAP_EVENT)) {
+		umh_warn("cannot enable " SYSTEM "/" CAP_EVENT " in %s/instances/" INSTANCE "; refused capability checks are not shown",
+			 t->tracefs);
+		tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
+					 "0");
+		return;
+	}
+	t->cap_enabled = true;
 }
 
 static struct cpu_buf *add_cpu(struct trace *t, int cpu)
@@ -424,6 +509,8 @@ static int trace_open(struct trace *t)
 		return -1;
 	}
 	t->created = tracefs_instance_is_new(t->inst);
+	/* First: once umh_exec is on, a helper's refusals are seen too. */
+	enable_cap_event(t);
 	if (enable_event(t))
 		return -1;
 	return open_cpus(t);
@@ -443,6 +530,13 @@ static void trace_close(struct trace *t)
 	if (t->enabled && tracefs_event_disable(t->inst, SYSTEM, EVENT))
 		umh_warn("cannot disable " SYSTEM "/" EVENT " in %s/instances/" INSTANCE,
 			 t->tracefs);
+	if (t->cap_enabled) {
+		if (tracefs_event_disable(t->inst, SYSTEM, CAP_EVENT))
+			umh_warn("cannot disable " SYSTEM "/" CAP_EVENT " in %s/instances/" INSTANCE,
+				 t->tracefs);
+		tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
+					 "0");
+	}
 	if (t->created && tracefs_instance_destroy(t->inst))
 		umh_warn("cannot remove tracefs instance %s/instances/" INSTANCE ": %s; remove it with rmdir",
 			 t->tracefs, strerror(errno));
@@ -469,7 +563,7 @@ static int get_num(struct tep_record *rec, struct tep_format_field *f,
 }
 
 /* A string field, held to the record it is in, up to its first NUL. */
-static int get_str(const struct trace *t, struct tep_record *rec,
+static int get_str(struct tep_event *event, struct tep_record *rec,
 		   const struct tep_format_field *f, struct str *s)
 {
 	const char *base = rec->data, *p;
@@ -477,7 +571,7 @@ static int get_str(const struct trace *t, struct tep_record *rec,
 
 	if (!in_record(rec, f))
 		return -1;
-	p = tep_get_field_raw(NULL, t->event, f->name, rec, &len, 0);
+	p = tep_get_field_raw(NULL, event, f->name, rec, &len, 0);
 	if (!p || len < 0 || p < base || p - base > rec->size ||
 	    len > rec->size - (p - base))
 		return -1;
@@ -494,7 +588,7 @@ static int decode(struct trace *t, struct tep_record *rec,
 	e->ts = rec->ts;
 	for (i = 0; i < F_NR; i++) {
 		if (fields[i].size ? get_num(rec, t->f[i], &e->num[i]) :
-		    get_str(t, rec, t->f[i], &e->str[i]))
+		    get_str(t->event, rec, t->f[i], &e->str[i]))
 			return -1;
 	}
 	return 0;
@@ -615,6 +709,58 @@ static void ts_text(char *buf, size_t len, unsigned long long ts)
 		 ts % 1000000000 / 1000);
 }
 
+static void put_cap(int cap)
+{
+	char *name = cap >= 0 ? cap_to_name(cap) : NULL;
+
+	if (name) {
+		fputs(name, stdout);
+		cap_free(name);
+	} else {
+		printf("%d", cap);
+	}
+}
+
+/*
+ * A refused capability check of a helper, or of a process it started:
+ * printed unless it was granted or a probe (a filter on the kernel side
+ * already keeps those out, but a reused instance may not have it).
+ * Returns 1 if printed.
+ */
+static int handle_cap(struct trace *t, struct tep_record *rec)
+{
+	unsigned long long num[C_NR];
+	struct str comm;
+	char ts[32];
+	int i;
+
+	if (t->cap_bad_field) {
+		warn_once(t, W_CAP_FIELD, "the umh_capable field \"%s\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older than the kernel?)",
+			  t->cap_bad_field);
+		return 0;
+	}
+	for (i = 0; i < C_NR; i++) {
+		if (cap_fields[i].size ? get_num(rec, t->cf[i], &num[i]) :
+		    get_str(t->cap_event, rec, t->cf[i], &comm)) {
+			ts_text(ts, sizeof(ts), rec->ts);
+			warn_once(t, W_CAP_RECORD, "malformed umh_capable record at %s skipped",
+				  ts);
+			return 0;
+		}
+	}
+	if (!(int32_t)num[C_RET] || (uint8_t)num[C_NOAUDIT])
+		return 0;
+	printf("%llu.%06llu ", rec->ts / 1000000000,
+	       rec->ts % 1000000000 / 1000);
+	put_purpose(num[C_PURPOSE]);
+	printf(": refused ");
+	put_cap((int32_t)num[C_CAP]);
+	printf(" to pid=%d comm=", (int32_t)num[C_PID]);
+	put_str(&comm, false);
+	printf(" uid=%u\n", (uint32_t)num[C_UID]);
+	return 1;
+}
+
 /* Returns 1 if an event was printed, 0 if the record was skipped. */
 static int handle_record(struct trace *t, struct tep_record *rec)
 {
@@ -624,6 +770,8 @@ static int handle_record(struct trace *t, struct tep_record *rec)
 
 	if (get_num(rec, t->type, &id))
 		return 0;
+	if (t->cap_event && id == (unsigned long long)t->cap_event->id)
+		return handle_cap(t, rec);
 	if (id != (unsigned long long)t->event->id)
 		return 0;	/* another event enabled in a reused instance */
 	if (t->bad_field) {

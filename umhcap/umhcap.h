@@ -15,7 +15,8 @@
 /* Exit codes. */
 #define UMH_EXIT_OK		0
 #define UMH_EXIT_FINDINGS	1
-#define UMH_EXIT_ERROR		2
+#define UMH_EXIT_ERROR		2	/* learn --apply: nothing written */
+#define UMH_EXIT_PARTIAL	3	/* learn --apply wrote some, then failed */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -46,6 +47,13 @@ struct umh_state {
 	struct umh_bound b[UMH_NR];	/* b[UMH_ALL] is the global bound */
 };
 
+/* What helpers used and how many started since boot; [UMH_ALL] = all. */
+struct umh_record {
+	uint64_t used[UMH_NR];
+	unsigned long long started[UMH_NR];
+	char missing[PATH_MAX];		/* the file that is not there */
+};
+
 struct umh_opts {
 	const char *root;		/* prefix without trailing '/', "" = / */
 	bool hex;
@@ -73,6 +81,20 @@ int umh_bound_read(const char *path, uint64_t *mask);
 int umh_bound_write(const char *path, uint64_t mask);
 int umh_load(const char *root, struct umh_state *st);
 void umh_no_per_purpose(const char *root);
+int umh_record_load(const char *root, struct umh_record *rec);
+void umh_no_record(const struct umh_record *rec);
+
+/* show.c */
+void umh_show_line(const struct umh_opts *o, const char *label,
+		   uint64_t mask);
+void umh_show_json_mask(const char *key, uint64_t mask);
+
+/* set.c */
+int umh_write_verify(const char *path, uint64_t mask);
+
+/* learn.c */
+int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
+		struct umh_state *learned, struct umh_record *rec);
 
 static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
 {
@@ -85,5 +107,6 @@ int cmd_export(const struct umh_opts *o, int argc, char **argv);
 int cmd_set(const struct umh_opts *o, int argc, char **argv, bool keep);
 int cmd_check(const struct umh_opts *o, int argc, char **argv);
 int cmd_trace(const struct umh_opts *o, int argc, char **argv);
+int cmd_learn(const struct umh_opts *o, int argc, char **argv);
 
 #endif /* UMHCAP_H */

@@ -30,7 +30,7 @@
 
 struct out {
 	int status;		/* exit code, or -1 if it did not exit */
-	char std[16384];
+	char std[65536];
 	char err[4096];
 };
 

@@ -60,4 +60,41 @@ TEST(trace_without_events_is_an_error)
 	}
 }
 
+/* No record of what helpers use: learn says so and exits 2. */
+TEST(learn_needs_the_record)
+{
+	char before[4096], after[4096];
+	struct out o;
+
+	ASSERT_NE(0, access(UMH_DIR "/used", F_OK));
+	snapshot(before, sizeof(before));
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", NULL));
+	EXPECT_EQ(2, o.status);
+	EXPECT_NE(NULL, strstr(o.err, "keeps no record of what usermode helpers use")) {
+		TH_LOG("stderr: %s", o.err);
+	}
+	EXPECT_STREQ("", o.std);
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", "--apply", NULL));
+	EXPECT_EQ(2, o.status);
+	ASSERT_EQ(0, umhcap_run(&o, -1, "export", "--learned", "--cmdline",
+				NULL));
+	EXPECT_EQ(2, o.status);
+	EXPECT_NE(NULL, strstr(o.err, "keeps no record"));
+	snapshot(after, sizeof(after));
+	EXPECT_STREQ(before, after);
+}
+
+/* check works as before, and notes that the record is missing. */
+TEST(check_notes_missing_record)
+{
+	struct out o;
+
+	ASSERT_EQ(0, umhcap_run(&o, -1, "check", NULL));
+	EXPECT_TRUE(o.status == 0 || o.status == 1) {
+		TH_LOG("stderr: %s", o.err);
+	}
+	EXPECT_NE(NULL, strstr(o.std, "keeps no record of what helpers use"));
+	EXPECT_NE(NULL, strstr(o.std, "per-purpose bounds are not available"));
+}
+
 TEST_HARNESS_MAIN

@@ -143,11 +143,11 @@ TEST(export_reproduces_state)
 #define TRACE_INSTANCE	"/sys/kernel/tracing/instances/umhcap"
 
 /*
- * Start "umhcap trace --count 1" with its stdout on *@fd, and wait until
- * it has enabled the event in its instance: a helper started from then
- * on is in its buffer, whether or not umhcap has looked yet.
+ * Start "umhcap trace --count @count" with its stdout on *@fd, and wait
+ * until it has enabled the event in its instance: a helper started from
+ * then on is in its buffer, whether or not umhcap has looked yet.
  */
-static pid_t start_trace(int *fd)
+static pid_t start_trace_count(int *fd, const char *count)
 {
 	char enable[8] = "";
 	int outp[2], i;
@@ -160,7 +160,7 @@ static pid_t start_trace(int *fd)
 		return -1;
 	if (!pid) {
 		dup2(outp[1], 1);
-		execl(UMHCAP, UMHCAP, "trace", "--count", "1", NULL);
+		execl(UMHCAP, UMHCAP, "trace", "--count", count, NULL);
 		_exit(127);
 	}
 	close(outp[1]);
@@ -172,6 +172,11 @@ static pid_t start_trace(int *fd)
 		usleep(10000);
 	}
 	return pid;
+}
+
+static pid_t start_trace(int *fd)
+{
+	return start_trace_count(fd, "1");
 }
 
 /* umhcap trace sees a real modprobe helper, by name and capabilities. */
@@ -279,6 +284,310 @@ TEST(missing_tracefs_is_an_error)
 				"trace", NULL));
 	EXPECT_EQ(2, o.status);
 	EXPECT_NE(0UL, strlen(o.err));
+}
+
+/* ---- learn: the kernel's record of what helpers use ---- */
+
+#define LEARN_DIR	"/tmp/umhcap-learn"
+#define LEARN_HELPER	LEARN_DIR "/modprobe"
+#define LOCKED		LEARN_DIR "/locked"
+#define CAP_BIT(cap)	(1ULL << (cap))
+
+static unsigned long long read_started(const char *purpose)
+{
+	char path[PATH_MAX], text[64];
+	unsigned long long n;
+
+	if (purpose)
+		snprintf(path, sizeof(path), UMH_DIR "/%s/started", purpose);
+	else
+		snprintf(path, sizeof(path), UMH_DIR "/started");
+	if (read_file(path, text, sizeof(text)) || sscanf(text, "%llu", &n) != 1)
+		return ~0ULL;
+	return n;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = write(fd, text, strlen(text));
+	close(fd);
+	return len == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
+/*
+ * A modprobe helper that needs CAP_DAC_OVERRIDE: umh_helper, through a
+ * link, with an attempt to open a file of mode 0 for writing.
+ */
+static int learn_setup(void)
+{
+	mkdir(LEARN_DIR, 0755);
+	unlink(LEARN_HELPER);
+	if (symlink("/tests/umh/umh_helper", LEARN_HELPER))
+		return -errno;
+	if (write_file(LOCKED, "") || chmod(LOCKED, 0))
+		return -1;
+	return write_file(LEARN_HELPER ".try", LOCKED "\tx\n");
+}
+
+/* The last line of @file, in @buf. */
+static int last_line(const char *file, char *buf, size_t size)
+{
+	char all[16384], *nl;
+
+	if (read_file(file, all, sizeof(all)))
+		return -1;
+	nl = all + strlen(all);
+	if (nl > all && nl[-1] == '\n')
+		*--nl = '\0';
+	nl = strrchr(all, '\n');
+	snprintf(buf, size, "%s", nl ? nl + 1 : all);
+	return 0;
+}
+
+/*
+ * Point kernel.modprobe at our helper for one mount of an unknown
+ * filesystem type: the kernel starts it and waits for it to end.
+ * Returns the bounding set it recorded, or ~0 if it did not run.
+ */
+static unsigned long long run_learn_helper(const char *fstype)
+{
+	char old[PATH_MAX] = "", line[1024], *bnd;
+	unsigned long long set;
+
+	/* Only a line this run writes counts. */
+	unlink(LEARN_HELPER ".log");
+	if (read_file("/proc/sys/kernel/modprobe", old, sizeof(old)) ||
+	    write_file("/proc/sys/kernel/modprobe", LEARN_HELPER))
+		return ~0ULL;
+	mount("none", "/", fstype, 0, NULL);
+	write_file("/proc/sys/kernel/modprobe", old);
+	if (last_line(LEARN_HELPER ".log", line, sizeof(line)))
+		return ~0ULL;
+	bnd = strstr(line, " bnd=");
+	if (!bnd || sscanf(bnd, " bnd=%llx", &set) != 1)
+		return ~0ULL;
+	return set;
+}
+
+/* The errno of the helper's last attempt on LOCKED, or -1. */
+static int last_tried(void)
+{
+	char line[256], *tab;
+
+	if (last_line(LEARN_HELPER ".tried", line, sizeof(line)))
+		return -1;
+	tab = strrchr(line, '\t');
+	return tab ? atoi(tab + 1) : -1;
+}
+
+/* The text from "@purpose: " up to the next purpose's line. */
+static void section(const char *out, const char *purpose, char *buf,
+		    size_t size)
+{
+	char head[64];
+	const char *s, *e;
+
+	snprintf(head, sizeof(head), "\n%s: ", purpose);
+	s = strstr(out, head);
+	if (!s) {
+		buf[0] = '\0';
+		return;
+	}
+	s++;
+	for (e = strchr(s, '\n'); e && e[1] == ' '; e = strchr(e + 1, '\n'))
+		;
+	snprintf(buf, size, "%.*s", e ? (int)(e - s) : (int)strlen(s), s);
+}
+
+/*
+ * A real modprobe helper runs: the kernel counts it, records what it
+ * used, and umhcap learn shows both.
+ */
+TEST(learn_after_a_modprobe_helper)
+{
+	unsigned long long before, after, all_before, used, ceiling, bnd;
+	char sec[1024], want[256];
+	struct out o;
+	int tried;
+
+	ASSERT_EQ(0, learn_setup());
+	before = read_started("modprobe");
+	all_before = read_started(NULL);
+	ASSERT_NE(~0ULL, before);
+	ceiling = read_mask(NULL, "bset") & read_mask("modprobe", "bset");
+
+	bnd = run_learn_helper("umhcap-guest-learn");
+	ASSERT_NE(~0ULL, bnd) {
+		TH_LOG("the modprobe helper did not run");
+	}
+	EXPECT_EQ(ceiling, bnd);
+	after = read_started("modprobe");
+	EXPECT_EQ(before + 1, after);
+	EXPECT_LE(all_before + 1, read_started(NULL));
+	used = read_mask("modprobe", "used");
+	/* It needed CAP_DAC_OVERRIDE: got it and used it, or was refused. */
+	tried = last_tried();
+	if (ceiling & CAP_BIT(CAP_DAC_OVERRIDE)) {
+		EXPECT_EQ(0, tried);
+		EXPECT_NE(0ULL, used & CAP_BIT(CAP_DAC_OVERRIDE));
+	} else {
+		EXPECT_EQ(EACCES, tried);
+	}
+	EXPECT_EQ(used, used & read_mask(NULL, "used"));
+
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", NULL));
+	ASSERT_EQ(0, o.status) {
+		TH_LOG("stderr: %s", o.err);
+	}
+	TH_LOG("umhcap learn:\n%s", o.std);
+	section(o.std, "modprobe", sec, sizeof(sec));
+	snprintf(want, sizeof(want), "modprobe: %llu helper%s started since boot\n  used:        ",
+		 after, after == 1 ? "" : "s");
+	EXPECT_EQ(0, strncmp(sec, want, strlen(want))) {
+		TH_LOG("want \"%s\" in:\n%s", want, o.std);
+	}
+	if (used & CAP_BIT(CAP_DAC_OVERRIDE))
+		EXPECT_NE(NULL, strstr(sec, "cap_dac_override"));
+	EXPECT_NE(NULL, strstr(sec, "\n  allowed:     "));
+	EXPECT_NE(NULL, strstr(sec, "\n  never used:  "));
+
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", "--json", NULL));
+	ASSERT_EQ(0, o.status);
+	EXPECT_EQ('\n', o.std[strlen(o.std) - 1]);
+	snprintf(want, sizeof(want),
+		 "{\"purpose\":\"modprobe\",\"started\":%llu,\"idle\":false,\"used\":\"0x%llx\",",
+		 after, used);
+	EXPECT_NE(NULL, strstr(o.std, want)) {
+		TH_LOG("want %s in:\n%s", want, o.std);
+	}
+}
+
+static const char *const learn_purposes[] = {
+	"modprobe", "coredump", "uevent", "request_key", "release_agent",
+	"power", "initrd", "other",
+};
+
+/*
+ * learn --apply: -n writes nothing; then every purpose that ran is
+ * narrowed to what it used, the others and the global bound stay, and
+ * the modprobe helper runs again with exactly what it learned.
+ */
+TEST(learn_apply_narrows_what_ran)
+{
+	unsigned long long bset[8], inh[8], used[8], started[8], gbset, bnd;
+	char before[4096], after[4096];
+	struct out o;
+	int i, ran = 0;
+
+	snapshot(before, sizeof(before));
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", "--apply", "-n", NULL));
+	EXPECT_EQ(0, o.status) {
+		TH_LOG("stderr: %s", o.err);
+	}
+	EXPECT_NE(NULL, strstr(o.std, "-n, nothing written: "));
+	snapshot(after, sizeof(after));
+	ASSERT_STREQ(before, after);
+
+	gbset = read_mask(NULL, "bset");
+	for (i = 0; i < 8; i++) {
+		bset[i] = read_mask(learn_purposes[i], "bset");
+		inh[i] = read_mask(learn_purposes[i], "inheritable");
+		used[i] = read_mask(learn_purposes[i], "used");
+		started[i] = read_started(learn_purposes[i]);
+		ASSERT_NE(~0ULL, started[i]);
+		ran += started[i] > 0;
+	}
+	ASSERT_LT(0, ran);
+	ASSERT_NE(0ULL, started[0]);
+	ASSERT_EQ(0, umhcap_run(&o, -1, "learn", "--apply", NULL));
+	ASSERT_EQ(0, o.status) {
+		TH_LOG("stdout: %s\nstderr: %s", o.std, o.err);
+	}
+	for (i = 0; i < 8; i++) {
+		const char *p = learn_purposes[i];
+
+		if (started[i]) {
+			EXPECT_EQ(bset[i] & used[i], read_mask(p, "bset"))
+				TH_LOG("%s bset", p);
+			EXPECT_EQ(inh[i] & used[i], read_mask(p, "inheritable"))
+				TH_LOG("%s inheritable", p);
+		} else {
+			EXPECT_EQ(bset[i], read_mask(p, "bset")) TH_LOG("%s", p);
+			EXPECT_EQ(inh[i], read_mask(p, "inheritable"))
+				TH_LOG("%s", p);
+			EXPECT_NE(NULL, strstr(o.std, p));
+		}
+	}
+	EXPECT_EQ(gbset, read_mask(NULL, "bset"));
+
+	/* The helper still works, with exactly what it learned. */
+	bnd = run_learn_helper("umhcap-guest-learn-again");
+	EXPECT_EQ(gbset & bset[0] & used[0], bnd);
+	EXPECT_EQ(bnd & CAP_BIT(CAP_DAC_OVERRIDE) ? 0 : EACCES, last_tried());
+
+	/* Nothing left that a purpose's helpers never used. */
+	ASSERT_EQ(0, umhcap_run(&o, -1, "check", NULL));
+	EXPECT_EQ(NULL, strstr(o.std, "never used since boot")) {
+		TH_LOG("check: %s", o.std);
+	}
+	EXPECT_EQ(NULL, strstr(o.std, "keeps no record"));
+	/* The state it leads to, for the next boot, is the state now. */
+	ASSERT_EQ(0, umhcap_run(&o, -1, "export", "--learned", "--sysctl",
+				NULL));
+	EXPECT_EQ(0, o.status);
+	memcpy(before, o.std, sizeof(before) - 1);
+	before[sizeof(before) - 1] = '\0';
+	ASSERT_EQ(0, umhcap_run(&o, -1, "export", "--sysctl", NULL));
+	EXPECT_STREQ(before, o.std);
+}
+
+/*
+ * A helper short of a capability it used before: umhcap trace shows the
+ * refused check, and check says the bound no longer allows what was used.
+ */
+TEST(trace_shows_a_refused_check)
+{
+	char buf[4096] = "";
+	struct out o;
+	int fd, status;
+	pid_t pid;
+
+	ASSERT_NE(0ULL, read_mask("modprobe", "used") &
+			CAP_BIT(CAP_DAC_OVERRIDE)) {
+		TH_LOG("the modprobe helper of learn_after_a_modprobe_helper did not use cap_dac_override");
+	}
+	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "-p", "modprobe",
+				"cap_dac_override", NULL));
+	ASSERT_EQ(0, o.status);
+	pid = start_trace_count(&fd, "100");
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0ULL, run_learn_helper("umhcap-guest-refused") &
+			CAP_BIT(CAP_DAC_OVERRIDE));
+	EXPECT_EQ(EACCES, last_tried());
+	/* What is in the buffer is printed before umhcap stops. */
+	kill(pid, SIGINT);
+	drain(fd, buf, sizeof(buf));
+	close(fd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_NE(NULL, strstr(buf, " modprobe: " LEARN_HELPER " -q -- fs-umhcap-guest-refused ")) {
+		TH_LOG("trace printed: %s", buf);
+	}
+	EXPECT_NE(NULL, strstr(buf, " modprobe: refused cap_dac_override to pid=")) {
+		TH_LOG("trace printed: %s", buf);
+	}
+	EXPECT_NE(NULL, strstr(buf, " comm=modprobe uid=0\n"));
+
+	ASSERT_EQ(0, umhcap_run(&o, -1, "check", NULL));
+	EXPECT_EQ(1, o.status);
+	EXPECT_NE(NULL, strstr(o.std, "modprobe: its helpers used capabilities since boot that the bound no longer allows: cap_dac_override")) {
+		TH_LOG("check: %s", o.std);
+	}
 }
 
 TEST_HARNESS_MAIN

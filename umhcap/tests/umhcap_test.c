@@ -16,6 +16,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +41,8 @@ struct result {
 };
 
 static struct result res;
+/* Capabilities taken from the bounding set of the next umhcap run. */
+static uint64_t drop_caps;
 
 static uint64_t full(void)
 {
@@ -153,6 +156,20 @@ static void set_bound(const char *root, const char *purpose, uint64_t bset,
 	put(root, dir, "%u\t%u\n", (uint32_t)inh, (uint32_t)(inh >> 32));
 }
 
+/* The kernel's record of one purpose (NULL: the global one). */
+static void set_record(const char *root, const char *purpose, uint64_t used,
+		       unsigned long long started)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), UMH "%s%s/used", purpose ? "/" : "",
+		 purpose ? purpose : "");
+	put(root, path, "%u\t%u\n", (uint32_t)used, (uint32_t)(used >> 32));
+	snprintf(path, sizeof(path), UMH "%s%s/started", purpose ? "/" : "",
+		 purpose ? purpose : "");
+	put(root, path, "%llu\n", started);
+}
+
 /* What umhcap writes: "LOW HIGH\n". */
 static const char *written(uint64_t mask)
 {
@@ -191,6 +208,9 @@ static void unpatch(const char *root)
 {
 	char path[PATH_MAX];
 	size_t i;
+
+	rm_file(root, UMH "/used");
+	rm_file(root, UMH "/started");
 
 	for (i = 0; i < NR_PURPOSES; i++) {
 		snprintf(path, sizeof(path), "%s/" UMH "/%s", root,
@@ -243,10 +263,15 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 		dup2(err, 2);
 		if (with_root)
 			unsetenv("UMHCAP_ROOT");
+		/* Not root: the files' modes stop umhcap already. */
+		for (i = 0; i < 64 && !geteuid(); i++)
+			if ((drop_caps & B(i)) && prctl(PR_CAPBSET_DROP, i, 0, 0, 0))
+				_exit(126);
 		execv(bin, (char **)argv);
 		_exit(127);
 	}
 	waitpid(pid, &status, 0);
+	drop_caps = 0;
 	slurp(out, res.out, sizeof(res.out));
 	slurp(err, res.err, sizeof(res.err));
 	res.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -269,6 +294,7 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 } while (0)
 
 static void fake_tracefs(const char *root, const char *dir);
+static int count_of(const char *hay, const char *needle);
 
 FIXTURE(umh) {
 	char root[64];
@@ -281,8 +307,11 @@ FIXTURE_SETUP(umh)
 	strcpy(self->root, "/tmp/umhcap-test.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->root));
 	set_bound(self->root, NULL, full(), full());
-	for (i = 0; i < NR_PURPOSES; i++)
+	set_record(self->root, NULL, 0, 0);
+	for (i = 0; i < NR_PURPOSES; i++) {
 		set_bound(self->root, purposes[i], full(), full());
+		set_record(self->root, purposes[i], 0, 0);
+	}
 	put(self->root, "proc/cmdline",
 	    "BOOT_IMAGE=/vmlinuz root=/dev/vda console=ttyS0\n");
 	fake_tracefs(self->root, TFS);
@@ -769,6 +798,746 @@ TEST_F(umh, check_missing_cmdline)
 	ASSERT_HAS(res.err, "/proc/cmdline: No such file or directory");
 }
 
+/* ---- learn ---- */
+
+/*
+ * A JSON checker, enough to tell valid JSON (RFC 8259) from not: one
+ * value, then only whitespace.  Returns the end of the value, or NULL.
+ */
+static const char *json_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return s;
+}
+
+static const char *json_value(const char *s, int depth);
+
+static const char *json_string(const char *s)
+{
+	if (*s++ != '"')
+		return NULL;
+	for (; *s != '"'; s++) {
+		if ((unsigned char)*s < 0x20)
+			return NULL;
+		if (*s != '\\')
+			continue;
+		s++;
+		if (*s == 'u') {
+			if (strspn(s + 1, "0123456789abcdefABCDEF") < 4)
+				return NULL;
+			s += 4;
+		} else if (!*s || !strchr("\"\\/bfnrt", *s)) {
+			return NULL;
+		}
+	}
+	return s + 1;
+}
+
+static const char *json_number(const char *s)
+{
+	const char *d;
+
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		s += strspn(s, "0123456789");
+	else
+		return NULL;
+	if (*s == '.') {
+		d = ++s;
+		s += strspn(s, "0123456789");
+		if (s == d)
+			return NULL;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		d = s;
+		s += strspn(s, "0123456789");
+		if (s == d)
+			return NULL;
+	}
+	return s;
+}
+
+/* Members of an object (@obj) or elements of an array, up to @close. */
+static const char *json_list(const char *s, char close, bool obj, int depth)
+{
+	s = json_ws(s + 1);
+	if (*s == close)
+		return s + 1;
+	for (;;) {
+		if (obj) {
+			s = json_string(json_ws(s));
+			if (!s)
+				return NULL;
+			s = json_ws(s);
+			if (*s++ != ':')
+				return NULL;
+		}
+		s = json_value(s, depth + 1);
+		if (!s)
+			return NULL;
+		s = json_ws(s);
+		if (*s == close)
+			return s + 1;
+		if (*s++ != ',')
+			return NULL;
+	}
+}
+
+static const char *json_value(const char *s, int depth)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	size_t i;
+
+	if (depth > 64)
+		return NULL;
+	s = json_ws(s);
+	if (*s == '{')
+		return json_list(s, '}', true, depth);
+	if (*s == '[')
+		return json_list(s, ']', false, depth);
+	if (*s == '"')
+		return json_string(s);
+	for (i = 0; i < 3; i++)
+		if (!strncmp(s, words[i], strlen(words[i])))
+			return s + strlen(words[i]);
+	return json_number(s);
+}
+
+static bool json_valid(const char *s)
+{
+	s = json_value(s, 0);
+	return s && !*json_ws(s);
+}
+
+/* The checker itself: what it must refuse, what it must take. */
+TEST(json_checker)
+{
+	static const char *const bad[] = {
+		"", "{", "{\"a\":1,}", "[1,]", "{\"a\" 1}", "{a:1}", "01",
+		"[1] x", "\"x", "\"\\q\"", "[\"\t\"]", "1.", "-", "{}{}",
+		"[tru]",
+	};
+	static const char *const good[] = {
+		"{}", "[]", " {\"a\":[1,-2.5e3,\"x\\n\\u00e9\",true,false,null]}\n",
+		"0", "\"\"",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_FALSE(json_valid(bad[i])) TH_LOG("took %s", bad[i]);
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		EXPECT_TRUE(json_valid(good[i])) TH_LOG("refused %s", good[i]);
+}
+
+#define ASSERT_JSON(out) do {						\
+	size_t _n = strlen(out);					\
+	if (!json_valid(out))						\
+		TH_LOG("not valid JSON:\n%s", out);			\
+	ASSERT_TRUE(json_valid(out));					\
+	ASSERT_TRUE(_n > 0);						\
+	ASSERT_EQ('\n', (out)[_n - 1]);					\
+} while (0)
+
+/*
+ * Six helpers since boot: four modprobe (cap_sys_module), two core dump
+ * handlers (cap_chown, cap_dac_override); every other purpose idle.
+ */
+static void learn_scene(const char *root)
+{
+	set_record(root, NULL, B(CAP_SYS_MODULE) | B(CAP_CHOWN) |
+		   B(CAP_DAC_OVERRIDE), 6);
+	set_record(root, "modprobe", B(CAP_SYS_MODULE), 4);
+	set_record(root, "coredump", B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE), 2);
+}
+
+#define CD_USED		(B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE))
+
+/* Every bound and record file, to prove that nothing was written. */
+static void snapshot(const char *root, char *buf, size_t size)
+{
+	static const char *const files[] = {
+		"bset", "inheritable", "used", "started",
+	};
+	char rel[256];
+	size_t i, f, len = 0;
+
+	for (i = 0; i <= NR_PURPOSES; i++)
+		for (f = 0; f < ARRAY_SIZE(files); f++) {
+			snprintf(rel, sizeof(rel), UMH "%s%s/%s",
+				 i ? "/" : "", i ? purposes[i - 1] : "",
+				 files[f]);
+			len += snprintf(buf + len, size - len, "%s=%s;", rel,
+					get(root, rel));
+		}
+}
+
+TEST_F(umh, learn_text)
+{
+	learn_scene(self->root);
+	set_record(self->root, "power", 0, 1);
+	ASSERT_EQ(0, RUN(self->root, "learn"));
+	ASSERT_HAS(res.out,
+		   "all (every helper): 6 helpers started since boot\n"
+		   "  used:        cap_chown, cap_dac_override, cap_sys_module\n"
+		   "modprobe: 4 helpers started since boot\n"
+		   "  used:        cap_sys_module\n"
+		   "  allowed:     all\n"
+		   "  never used:  all except cap_sys_module\n"
+		   "coredump: 2 helpers started since boot\n"
+		   "  used:        cap_chown, cap_dac_override\n"
+		   "  allowed:     all\n"
+		   "  never used:  all except cap_chown, cap_dac_override\n"
+		   "uevent: no helper started since boot (idle: --apply leaves it alone)\n"
+		   "  used:        none\n"
+		   "  allowed:     all\n"
+		   "  never used:  all\n");
+	ASSERT_HAS(res.out, "power: 1 helper started since boot\n"
+			    "  used:        none\n");
+	ASSERT_HAS(res.out, "other: no helper started since boot (idle");
+	ASSERT_LACKS(res.out, "now refused");
+	ASSERT_STREQ("", res.err);
+	/* Reading changes nothing. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+/* allowed is the ceiling; a bound narrower than what was used shows. */
+TEST_F(umh, learn_allowed_is_ceiling)
+{
+	learn_scene(self->root);
+	set_bound(self->root, NULL, full() & ~B(CAP_KILL), full());
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE) | B(CAP_KILL), 0);
+	set_bound(self->root, "coredump", B(CAP_CHOWN), B(CAP_CHOWN));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--include-idle"));
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n"
+			    "  used:        cap_sys_module\n"
+			    "  allowed:     cap_sys_module\n"
+			    "  never used:  none\n"
+			    "coredump:");
+	ASSERT_HAS(res.out, "coredump: 2 helpers started since boot\n"
+			    "  used:        cap_chown, cap_dac_override\n"
+			    "  allowed:     cap_chown\n"
+			    "  never used:  none\n"
+			    "  now refused: cap_dac_override\n");
+	ASSERT_HAS(res.out, "uevent: no helper started since boot (idle; --include-idle narrows it to what it used)\n"
+			    "  used:        none\n"
+			    "  allowed:     all except cap_kill\n");
+}
+
+TEST_F(umh, learn_hex)
+{
+	char want[128];
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn", "-x"));
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n"
+			    "  used:        0x0000000000010000  cap_sys_module\n");
+	snprintf(want, sizeof(want), "  never used:  0x%016" PRIx64
+		 "  all except cap_sys_module\n",
+		 (uint64_t)(full() & ~B(CAP_SYS_MODULE)));
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "-x", "learn"));
+	ASSERT_HAS(res.out, "  used:        0x0000000000010000  cap_sys_module\n");
+}
+
+TEST_F(umh, learn_json)
+{
+	char want[512];
+
+	learn_scene(self->root);
+	set_bound(self->root, "coredump", full(), B(CAP_CHOWN));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--json"));
+	ASSERT_JSON(res.out);
+	snprintf(want, sizeof(want),
+		 "{\"version\":1,\"cap_bits\":%d,\"started\":6,"
+		 "\"used\":\"0x10003\",\"used_caps\":[\"cap_chown\","
+		 "\"cap_dac_override\",\"cap_sys_module\"],\"purposes\":[",
+		 cap_max_bits());
+	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) {
+		TH_LOG("want %s at the start of:\n%s", want, res.out);
+	}
+	snprintf(want, sizeof(want),
+		 "{\"purpose\":\"modprobe\",\"started\":4,\"idle\":false,"
+		 "\"used\":\"0x10000\",\"used_caps\":[\"cap_sys_module\"],"
+		 "\"allowed\":\"0x%" PRIx64 "\",", full());
+	ASSERT_HAS(res.out, want);
+	snprintf(want, sizeof(want),
+		 "\"never_used\":\"0x%" PRIx64 "\",", (uint64_t)(full() & ~B(CAP_SYS_MODULE)));
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "\"now_refused\":\"0x0\",\"now_refused_caps\":[],"
+			    "\"learned_bset\":\"0x10000\","
+			    "\"learned_bset_caps\":[\"cap_sys_module\"],"
+			    "\"learned_inheritable\":\"0x10000\",");
+	/* The learned inheritable bound: what was used, and no wider. */
+	ASSERT_HAS(res.out, "\"learned_bset\":\"0x3\",\"learned_bset_caps\":"
+			    "[\"cap_chown\",\"cap_dac_override\"],"
+			    "\"learned_inheritable\":\"0x1\","
+			    "\"learned_inheritable_caps\":[\"cap_chown\"]}");
+	snprintf(want, sizeof(want),
+		 "{\"purpose\":\"uevent\",\"started\":0,\"idle\":true,"
+		 "\"used\":\"0x0\",\"used_caps\":[],\"allowed\":\"0x%" PRIx64 "\"",
+		 full());
+	ASSERT_HAS(res.out, want);
+	snprintf(want, sizeof(want), "\"learned_bset\":\"0x%" PRIx64 "\"",
+		 full());
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(8, count_of(res.out, "{\"purpose\":"));
+	/* With --include-idle, idle purposes are learned as nothing. */
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--include-idle"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "\"purpose\":\"other\",\"started\":0,\"idle\":true,");
+	ASSERT_EQ(6, count_of(res.out, "\"learned_bset\":\"0x0\""));
+}
+
+TEST_F(umh, show_json_is_valid)
+{
+	ASSERT_EQ(0, RUN(self->root, "--json", "show"));
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, RUN(self->root, "show", "--json", "modprobe"));
+	ASSERT_JSON(res.out);
+}
+
+TEST_F(umh, json_only_where_supported)
+{
+	ASSERT_EQ(2, RUN(self->root, "--json", "check"));
+	ASSERT_HAS(res.err, "--json is not supported by check");
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--json"));
+	ASSERT_HAS(res.err, "--json is not supported by learn --apply");
+}
+
+TEST_F(umh, learn_apply)
+{
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/inheritable"));
+	ASSERT_STREQ(written(CD_USED), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(written(CD_USED),
+		     get(self->root, UMH "/coredump/inheritable"));
+	/* Idle purposes and the global bound as they were. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/uevent/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/other/inheritable"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/inheritable"));
+	ASSERT_HAS(res.out, "modprobe: narrowed to what its helpers used: bset cap_sys_module, inheritable cap_sys_module\n"
+			    "coredump: narrowed to what its helpers used: bset cap_chown, cap_dac_override, inheritable cap_chown, cap_dac_override\n"
+			    "uevent: no helper started since boot; left alone (--include-idle narrows it too)\n");
+	ASSERT_HAS(res.out, "other: no helper started since boot; left alone");
+	ASSERT_HAS(res.out, "2 purposes narrowed, 0 unchanged, 6 idle left alone\n");
+	ASSERT_STREQ("", res.err);
+	/* Again: nothing left to narrow, nothing written. */
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), B(CAP_SYS_MODULE));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.out, "modprobe: no wider than what its helpers used (cap_sys_module); unchanged\n");
+	ASSERT_STREQ(kernel_fmt(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_HAS(res.out, "0 purposes narrowed, 2 unchanged, 6 idle left alone\n");
+	ASSERT_LACKS(res.out, "narrowed to");
+}
+
+/* Bounds only narrow: a bound narrower than the record stays narrower. */
+TEST_F(umh, learn_apply_keeps_narrower)
+{
+	learn_scene(self->root);
+	set_bound(self->root, "coredump", full(), B(CAP_CHOWN) | B(CAP_KILL));
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	ASSERT_STREQ(written(CD_USED), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(written(B(CAP_CHOWN)),
+		     get(self->root, UMH "/coredump/inheritable"));
+	/* Already what it used: not written (the kernel's tab remains). */
+	ASSERT_STREQ(kernel_fmt(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_HAS(res.out, "1 purpose narrowed, 1 unchanged, 6 idle left alone\n");
+}
+
+TEST_F(umh, learn_apply_dry_run_writes_nothing)
+{
+	char before[8192], after[8192], want[PATH_MAX + 128];
+
+	learn_scene(self->root);
+	snapshot(self->root, before, sizeof(before));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "-n"));
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+	snprintf(want, sizeof(want), "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/bset (cap_sys_module)\n"
+		 "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/inheritable (cap_sys_module)\n"
+		 "would write \"3 0\" to %s/" UMH
+		 "/coredump/bset (cap_chown, cap_dac_override)\n",
+		 self->root, self->root, self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "uevent: no helper started since boot; left alone");
+	ASSERT_HAS(res.out, "-n, nothing written: 2 purposes narrowed, 0 unchanged, 6 idle left alone\n");
+	ASSERT_EQ(0, RUN(self->root, "learn", "--dry-run", "--apply",
+			 "--include-idle"));
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+	ASSERT_HAS(res.out, "/other/bset (none)\n");
+	/* -n alone would read as if it applied something: refused. */
+	ASSERT_EQ(2, RUN(self->root, "learn", "-n"));
+	ASSERT_HAS(res.err, "-n/--dry-run goes with --apply");
+}
+
+TEST_F(umh, learn_apply_include_idle)
+{
+	learn_scene(self->root);
+	set_record(self->root, "other", B(CAP_KILL), 0);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "--include-idle"));
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(0), get(self->root, UMH "/uevent/bset"));
+	ASSERT_STREQ(written(0), get(self->root, UMH "/uevent/inheritable"));
+	ASSERT_STREQ(written(0), get(self->root, UMH "/initrd/bset"));
+	/* Not started, yet a check was recorded: that is what it keeps. */
+	ASSERT_STREQ(written(B(CAP_KILL)), get(self->root, UMH "/other/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+	ASSERT_HAS(res.out, "uevent: narrowed to what its helpers used: bset none, inheritable none\n");
+	ASSERT_HAS(res.out, "8 purposes narrowed, 0 unchanged, 0 idle left alone\n");
+	ASSERT_LACKS(res.out, "left alone (");
+}
+
+TEST_F(umh, learn_without_record)
+{
+	char before[8192], after[8192], want[PATH_MAX + 64];
+
+	learn_scene(self->root);
+	rm_file(self->root, UMH "/used");
+	snapshot(self->root, before, sizeof(before));
+	snprintf(want, sizeof(want),
+		 "umhcap: this kernel keeps no record of what usermode helpers use (no %s/" UMH "/used); ",
+		 self->root);
+	ASSERT_EQ(2, RUN(self->root, "learn"));
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.err, want);
+	ASSERT_HAS(res.err, "learn --apply: nothing was written");
+	ASSERT_EQ(2, RUN(self->root, "export", "--learned", "--sysctl"));
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_HAS(res.err, want);
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+	/* The plain export does not need the record. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+}
+
+/* A kernel with used but no started cannot tell idle purposes. */
+TEST_F(umh, learn_without_started)
+{
+	char want[PATH_MAX + 64];
+
+	learn_scene(self->root);
+	rm_file(self->root, UMH "/started");
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "(no %s/" UMH "/started)", self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+TEST_F(umh, learn_unpatched_kernel)
+{
+	unpatch(self->root);
+	ASSERT_EQ(2, RUN(self->root, "learn"));
+	ASSERT_HAS(res.err, "keeps no record of what usermode helpers use");
+	ASSERT_EQ(2, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_HAS(res.err, "keeps no record of what usermode helpers use");
+	/* A global record on a kernel without purposes is no record. */
+	set_record(self->root, NULL, 0, 3);
+	ASSERT_EQ(2, RUN(self->root, "learn"));
+	ASSERT_HAS(res.err, "keeps no record");
+	ASSERT_HAS(res.err, UMH "/modprobe)");
+}
+
+/* Bad record files: a clear error, and nothing written. */
+TEST_F(umh, learn_garbled_record)
+{
+	static const struct {
+		const char *file, *text, *err;
+	} bad[] = {
+		{ "modprobe/used", "12 x\n", "unexpected content \"12 x\"; expected two decimal 32-bit words" },
+		{ "modprobe/used", "", "unexpected content \"\"" },
+		{ "modprobe/used", "65536\n", "unexpected content \"65536\"" },
+		{ "coredump/used", "4294967296\t0\n", "expected two decimal" },
+		{ "coredump/used", "-1\t0\n", "expected two decimal" },
+		{ "used", "1\t0\tjunk\n", "expected two decimal" },
+		{ "modprobe/started", "three\n", "unexpected content \"three\"; expected a decimal count" },
+		{ "modprobe/started", "-1\n", "expected a decimal count" },
+		{ "other/started", "", "expected a decimal count" },
+		{ "started", "99999999999999999999999\n", "expected a decimal count" },
+	};
+	char before[8192], after[8192], rel[128], want[PATH_MAX + 128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		learn_scene(self->root);
+		snprintf(rel, sizeof(rel), UMH "/%s", bad[i].file);
+		put(self->root, rel, "%s", bad[i].text);
+		snapshot(self->root, before, sizeof(before));
+		ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+		snprintf(want, sizeof(want), "umhcap: cannot parse %s/%s: ",
+			 self->root, rel);
+		ASSERT_HAS(res.err, want);
+		ASSERT_HAS(res.err, bad[i].err);
+		ASSERT_HAS(res.err, "learn --apply: nothing was written");
+		snapshot(self->root, after, sizeof(after));
+		ASSERT_STREQ(before, after);
+		ASSERT_EQ(2, RUN(self->root, "learn"));
+		ASSERT_HAS(res.err, want);
+		ASSERT_STREQ("", res.out);
+		ASSERT_EQ(2, RUN(self->root, "check"));
+		ASSERT_HAS(res.err, want);
+	}
+}
+
+/* The global record is there, a purpose's is not. */
+TEST_F(umh, learn_incomplete_record)
+{
+	char before[8192], after[8192], want[PATH_MAX + 128];
+
+	learn_scene(self->root);
+	rm_file(self->root, UMH "/coredump/used");
+	snapshot(self->root, before, sizeof(before));
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "umhcap: cannot open %s/" UMH
+		 "/coredump/used: No such file or directory; the kernel's record of what helpers use is incomplete",
+		 self->root);
+	ASSERT_HAS(res.err, want);
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+}
+
+/* Mode 0400 files read by a user without them: say so. */
+TEST_F(umh, learn_unreadable_record)
+{
+	char path[PATH_MAX];
+
+	learn_scene(self->root);
+	snprintf(path, sizeof(path), "%s/" UMH "/modprobe/used", self->root);
+	ASSERT_EQ(0, chmod(path, 0));
+	drop_caps = B(CAP_DAC_OVERRIDE) | B(CAP_DAC_READ_SEARCH);
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.err, "modprobe/used: Permission denied; the record is readable by root only: run as root");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+/*
+ * A write that fails after others went through: exit 3, and what was
+ * written is named.  The file is made read-only and umhcap runs without
+ * CAP_DAC_OVERRIDE.
+ */
+static void read_only(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (chmod(path, 0444))
+		abort();
+	drop_caps = B(CAP_DAC_OVERRIDE);
+}
+
+TEST_F(umh, learn_apply_partial_failure)
+{
+	char want[PATH_MAX + 64];
+
+	learn_scene(self->root);
+	set_record(self->root, "power", B(CAP_SYS_BOOT), 1);
+	read_only(self->root, UMH "/coredump/bset");
+	ASSERT_EQ(3, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "umhcap: cannot write %s/" UMH
+		 "/coredump/bset: Permission denied", self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_HAS(res.err, "umhcap: learn --apply stopped at coredump, after writing to: modprobe; the purposes after coredump were not narrowed\n");
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/power/bset"));
+	ASSERT_HAS(res.out, "modprobe: narrowed to what");
+	ASSERT_LACKS(res.out, "purposes narrowed");
+
+	/* The bset went through, the inheritable bound did not. */
+	snprintf(want, sizeof(want), "%s/" UMH "/coredump/bset", self->root);
+	ASSERT_EQ(0, chmod(want, 0644));
+	learn_scene(self->root);
+	set_bound(self->root, "modprobe", full(), full());
+	set_bound(self->root, "coredump", full(), full());
+	read_only(self->root, UMH "/coredump/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.err, "stopped at coredump, after writing to: modprobe coredump (in part);");
+	ASSERT_STREQ(written(CD_USED), get(self->root, UMH "/coredump/bset"));
+}
+
+TEST_F(umh, learn_apply_first_write_fails)
+{
+	char before[8192], after[8192];
+
+	learn_scene(self->root);
+	read_only(self->root, UMH "/modprobe/bset");
+	snapshot(self->root, before, sizeof(before));
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.err, "modprobe/bset: Permission denied");
+	ASSERT_HAS(res.err, "umhcap: learn --apply: nothing was written\n");
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+}
+
+TEST_F(umh, learn_named_purposes)
+{
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn", "coredump"));
+	ASSERT_HAS(res.out, "coredump: 2 helpers started since boot\n");
+	ASSERT_LACKS(res.out, "modprobe:");
+	ASSERT_LACKS(res.out, "all (every helper)");
+	ASSERT_EQ(0, RUN(self->root, "learn", "--json", "uevent", "modprobe"));
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(2, count_of(res.out, "{\"purpose\":"));
+	ASSERT_HAS(res.out, "[\n    {\"purpose\":\"modprobe\",");
+	ASSERT_HAS(res.out, "},\n    {\"purpose\":\"uevent\",");
+	/* Only the purposes named are narrowed. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "coredump"));
+	ASSERT_STREQ(written(CD_USED), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ("coredump: narrowed to what its helpers used: bset cap_chown, cap_dac_override, inheritable cap_chown, cap_dac_override\n"
+		     "1 purpose narrowed, 0 unchanged, 0 idle left alone\n", res.out);
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "modprob"));
+	ASSERT_HAS(res.err, "unknown purpose \"modprob\"");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+TEST_F(umh, learn_usage)
+{
+	ASSERT_EQ(2, RUN(self->root, "learn", "extra"));
+	ASSERT_HAS(res.err, "unknown purpose \"extra\"");
+	ASSERT_EQ(2, RUN(self->root, "learn", "--idle"));
+	ASSERT_HAS(res.err, "usage: umhcap learn");
+	ASSERT_EQ(2, RUN(self->root, "export", "--include-idle", "--sysctl"));
+	ASSERT_HAS(res.err, "usage: umhcap export");
+}
+
+/* ---- export --learned ---- */
+
+TEST_F(umh, export_learned_sysctl)
+{
+	uint64_t g = full() & ~B(CAP_SYS_RAWIO);
+	char want[4096];
+	size_t i;
+	int n;
+
+	learn_scene(self->root);
+	set_bound(self->root, NULL, g, g);
+	set_bound(self->root, "uevent", B(CAP_MKNOD), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
+	n = snprintf(want, sizeof(want),
+		     "kernel.usermodehelper.bset = %u\t%u\n"
+		     "kernel.usermodehelper.inheritable = %u\t%u\n"
+		     "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
+		     "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
+		     "kernel.usermodehelper.coredump.bset = 3\t0\n"
+		     "kernel.usermodehelper.coredump.inheritable = 3\t0\n"
+		     "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
+		     "kernel.usermodehelper.uevent.inheritable = 0\t0\n",
+		     (uint32_t)g, (uint32_t)(g >> 32),
+		     (uint32_t)g, (uint32_t)(g >> 32));
+	for (i = 3; i < NR_PURPOSES; i++)
+		n += snprintf(want + n, sizeof(want) - n,
+			      "kernel.usermodehelper.%s.bset = %u\t%u\n"
+			      "kernel.usermodehelper.%s.inheritable = %u\t%u\n",
+			      purposes[i], (uint32_t)full(),
+			      (uint32_t)(full() >> 32), purposes[i],
+			      (uint32_t)full(), (uint32_t)(full() >> 32));
+	ASSERT_STREQ(want, res.out);
+	/* Nothing written: the learned state is only printed. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+TEST_F(umh, export_learned_cmdline)
+{
+	char want[2048], f[32];
+	size_t i;
+	int n, set;
+
+	snprintf(f, sizeof(f), "0x%" PRIx64, full());
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	for (n = 0, set = 0; set < 2; set++) {
+		n += snprintf(want + n, sizeof(want) - n,
+			      "%susermodehelper.%s=all:%s,modprobe:0x10000,coredump:0x3",
+			      set ? " " : "", set ? "inheritable" : "bset", f);
+		for (i = 2; i < NR_PURPOSES; i++)
+			n += snprintf(want + n, sizeof(want) - n, ",%s:%s",
+				      purposes[i], f);
+	}
+	snprintf(want + n, sizeof(want) - n, "\n");
+	ASSERT_STREQ(want, res.out);
+
+	/* --include-idle: idle purposes get what they used, nothing here. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
+			 "--cmdline"));
+	snprintf(want, sizeof(want),
+		 "usermodehelper.bset=all:%s,modprobe:0x10000,coredump:0x3,"
+		 "uevent:0x0,request_key:0x0,release_agent:0x0,power:0x0,"
+		 "initrd:0x0,other:0x0 usermodehelper.inheritable=all:%s,"
+		 "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
+		 "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n", f, f);
+	ASSERT_STREQ(want, res.out);
+}
+
+/* ---- check, with the record ---- */
+
+TEST_F(umh, check_unused_capabilities)
+{
+	harden(self->root);
+	set_record(self->root, "modprobe", 0, 2);
+	set_record(self->root, "coredump", policy("coredump"), 1);
+	/* Idle: its empty record says nothing. */
+	set_record(self->root, "power", 0, 0);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("modprobe: the bound allows capabilities its helpers never used since boot (2 started): cap_sys_module; 'umhcap learn --apply' narrows it\n"
+		     "1 finding\n", res.out);
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 2);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}
+
+TEST_F(umh, check_used_now_refused)
+{
+	harden(self->root);
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE) | B(CAP_KILL) |
+		   B(CAP_SYSLOG), 1);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("modprobe: its helpers used capabilities since boot that the bound no longer allows: cap_kill, cap_syslog; they may fail now\n"
+		     "1 finding\n", res.out);
+}
+
+TEST_F(umh, check_without_record)
+{
+	char want[PATH_MAX + 128];
+
+	harden(self->root);
+	rm_file(self->root, UMH "/used");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "note: this kernel keeps no record of what helpers use (no %s/" UMH "/used); unused capabilities were not checked\n"
+		 "no findings\n", self->root);
+	ASSERT_STREQ(want, res.out);
+	set_bound(self->root, "release_agent", B(CAP_KILL), B(CAP_KILL));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "release_agent: ceiling exceeds policy");
+}
+
 /* ---- trace ---- */
 
 /*
@@ -835,6 +1604,40 @@ static const char *umh_exec_format(const char *program_line)
 	return buf;
 }
 
+#define UMH_CAPABLE_ID	1743
+#define CAP_DATA	36		/* offsetof(..., __data) */
+
+#define FMT_CAP_FIELD	"\tfield:int cap;\toffset:24;\tsize:4;\tsigned:1;\n"
+
+/* The umh_capable format as x86_64 has it, with @cap_line for "cap". */
+static const char *umh_capable_format(const char *cap_line)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "name: umh_capable\n"
+		 "ID: %d\n"
+		 "format:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		 "\n"
+		 "\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
+		 "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		 "\tfield:__data_loc char[] comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+		 "\tfield:uid_t uid;\toffset:20;\tsize:4;\tsigned:0;\n"
+		 "%s"
+		 "\tfield:bool noaudit;\toffset:28;\tsize:1;\tsigned:0;\n"
+		 "\tfield:int ret;\toffset:32;\tsize:4;\tsigned:1;\n"
+		 "\n"
+		 "print fmt: \"purpose=%%s pid=%%d comm=\\\"%%s\\\" uid=%%u cap=%%d noaudit=%%d ret=%%d\", "
+		 "__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" }), "
+		 "REC->pid, __get_str(comm), REC->uid, REC->cap, REC->noaudit, REC->ret\n",
+		 UMH_CAPABLE_ID, cap_line);
+	return buf;
+}
+
 /* The tracefs files umhcap reads, under ROOT/DIR. */
 static void fake_tracefs(const char *root, const char *dir)
 {
@@ -853,6 +1656,16 @@ static void fake_tracefs(const char *root, const char *dir)
 	snprintf(rel, sizeof(rel), "%s/instances/umhcap/events/umh/umh_exec/enable",
 		 dir);
 	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/umh/umh_capable/enable", dir);
+	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/umh/umh_capable/format", dir);
+	put(root, rel, "%s", umh_capable_format(FMT_CAP_FIELD));
+	snprintf(rel, sizeof(rel),
+		 "%s/instances/umhcap/events/umh/umh_capable/enable", dir);
+	put(root, rel, "0\n");
+	snprintf(rel, sizeof(rel),
+		 "%s/instances/umhcap/events/umh/umh_capable/filter", dir);
+	put(root, rel, "none\n");
 	snprintf(rel, sizeof(rel), "%s/instances/umhcap/per_cpu/cpu0/trace_pipe_raw",
 		 dir);
 	put(root, rel, "");
@@ -1027,6 +1840,111 @@ TEST_F(umh, trace_basic)
 	/* Enabled while tracing, then disabled; the instance was there. */
 	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
 	ASSERT_TRUE(exists(self->root, INST));
+}
+
+/* One umh_capable record: a check of @cap by pid 731, "core dump". */
+struct cap_ev {
+	unsigned long long ts;
+	unsigned int purpose;
+	int cap;
+	unsigned char noaudit;
+	int ret;
+};
+
+static void page_cap(struct page *pg, const struct cap_ev *e)
+{
+	uint16_t type = UMH_CAPABLE_ID;
+	unsigned char rec[128] = { 0 };
+	int32_t pid = 731;
+	uint32_t uid = 0;
+	size_t end = CAP_DATA;
+
+	memcpy(rec, &type, 2);
+	memcpy(rec + 8, &e->purpose, 4);
+	memcpy(rec + 12, &pid, 4);
+	ev_str(rec, &end, 16, "core\\x20dump");
+	memcpy(rec + 20, &uid, 4);
+	memcpy(rec + 24, &e->cap, 4);
+	rec[28] = e->noaudit;
+	memcpy(rec + 32, &e->ret, 4);
+	page_add(pg, e->ts, rec, end);
+}
+
+#define LINE_REFUSED "12.500000 coredump: refused cap_dac_override to " \
+	"pid=731 comm=core\\x20dump uid=0\n"
+
+/* A page: a modprobe helper starts, then a core dump handler's checks. */
+static void trace_checks(const char *root)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	struct cap_ev refused = { 12500000000ULL, 2, CAP_DAC_OVERRIDE, 0, -1 };
+	struct cap_ev granted = { 12600000000ULL, 2, CAP_CHOWN, 0, 0 };
+	struct cap_ev probe = { 12700000000ULL, 2, CAP_SYS_ADMIN, 1, -1 };
+	struct page pg;
+
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	page_cap(&pg, &refused);
+	page_cap(&pg, &granted);
+	page_cap(&pg, &probe);
+	page_ev(&pg, &c);
+	page_write(root, 0, &pg);
+}
+
+/* Refused checks show, granted ones and probes do not. */
+TEST_F(umh, trace_refused_checks)
+{
+	trace_checks(self->root);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED LINE_OTHER, res.out);
+	ASSERT_STREQ("", res.err);
+	/* Turned on and filtered for the run, then put back. */
+	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_capable/enable"));
+	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_capable/filter"));
+	ASSERT_EQ(0, RUN(self->root, "trace", "--count", "2"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED, res.out);
+}
+
+/* An instance someone else set up is used as it is. */
+TEST_F(umh, trace_checks_enabled_elsewhere)
+{
+	put(self->root, INST "/events/umh/umh_capable/enable", "1\n");
+	trace_checks(self->root);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED LINE_OTHER, res.out);
+	ASSERT_STREQ("1\n", get(self->root, INST "/events/umh/umh_capable/enable"));
+	ASSERT_STREQ("none\n", get(self->root, INST "/events/umh/umh_capable/filter"));
+}
+
+/* A kernel without umh_capable: helper starts only, and no complaint. */
+TEST_F(umh, trace_without_capable_event)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" TFS "/events/umh/umh_capable",
+		 self->root);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	trace_checks(self->root);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_capable/enable"));
+}
+
+/* A umh_capable umhcap cannot read: warn once, helper starts still shown. */
+TEST_F(umh, trace_capable_unknown_field)
+{
+	const char *w;
+
+	put(self->root, TFS "/events/umh/umh_capable/format", "%s",
+	    umh_capable_format("\tfield:u64 cap;\toffset:24;\tsize:8;\tsigned:0;\n"));
+	trace_checks(self->root);
+	put(self->root, INST "/events/umh/umh_capable/enable", "1\n");
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
+	w = "umhcap: warning: the umh_capable field \"cap\" is missing or not of the type umhcap knows";
+	ASSERT_HAS(res.err, w);
+	ASSERT_EQ(1, count_of(res.err, w));
 }
 
 TEST_F(umh, trace_requested_cut_errno_inheritable)
@@ -1405,7 +2323,8 @@ TEST_F(umh, help_and_version)
 {
 	ASSERT_EQ(0, RUN(self->root, "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap");
-	ASSERT_HAS(res.out, "export --sysctl|--cmdline");
+	ASSERT_HAS(res.out, "export [--learned [--include-idle]] --sysctl|--cmdline");
+	ASSERT_HAS(res.out, "learn --apply [-n] [--include-idle]");
 	ASSERT_EQ(0, RUN(self->root, "--version"));
 	ASSERT_HAS(res.out, "umhcap 0.");
 }
