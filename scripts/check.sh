@@ -11,7 +11,7 @@ S=$TOP/scripts
 rm -rf "$R"
 mkdir -p "$R"
 t0=$(date +%s)
-# One seed for the fuzz and stress boots; set UMHCAP_SEED to replay a run.
+# One seed for the fuzz, stress and used boots; set UMHCAP_SEED to replay a run.
 SEED=${UMHCAP_SEED:-$t0}
 step "fuzz and stress seed: $SEED"
 # fd 3: where the summary goes, whatever a step redirects.
@@ -155,6 +155,12 @@ suite() { # PREFIX KERNEL
 	# and root short of a capability try every knob (narrows for good).
 	timed "boot-$prefix-redirect" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-redirect" kunit.enable=0 umhcap.run=umh/redirect_test
+	# What helpers use: real helpers of every purpose use capabilities,
+	# their grandchildren too, and a seeded storm of them races readers
+	# of the record.  In a boot of its own: it fills the record for good.
+	timed "boot-$prefix-used" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-used" kunit.enable=0 UMH_USED_SEED=$SEED \
+		umhcap.run=umh/used_test
 	# Seeded fuzzing of every knob, then a seeded concurrent stress, each
 	# in a boot of its own: both narrow the bounds for good.
 	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
