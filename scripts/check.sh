@@ -129,11 +129,34 @@ needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 step "umhcap host tests"
 mkdir -p "$R/umhcap-host"
 timed umhcap-host make -s -C "$TOP/umhcap" check \
-	KSFT_DIR="$K/src/tools/testing/selftests" >"$R/umhcap-host/tests.log" 2>&1
+	KSFT_DIR="$K/src/tools/testing/selftests" KSRC="$K/src" >"$R/umhcap-host/tests.log" 2>&1
+
+# Real Debian helpers (guest/real_test.c), in the guest with the
+# programs of scripts/realhelpers.sh: each does its job with open bounds
+# and bounded to what it used; the guest then names one boot per
+# capability of the learned sets, each taking one away from every
+# purpose at once, and the job must fail in each.
+real() { # PREFIX KERNEL [PARAM...]
+	prefix=$1 kernel=$2
+	shift 2
+	timed "boot-$prefix-real" "$S/boot.sh" "$kernel" \
+		"$K/initramfs-real.cpio" "$R/$prefix-real" kunit.enable=0 "$@" \
+		umhcap.run=guest/real_test
+	sed -n 's/^# umhcap-real-boot: //p' "$R/$prefix-real/tests.log" \
+		>"$R/$prefix-real.boots"
+	k=0
+	while read -r params; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		timed "boot-$prefix-real-minus$k" "$S/boot.sh" "$kernel" \
+			"$K/initramfs-real.cpio" "$R/$prefix-real-minus$k" \
+			kunit.enable=0 "$@" $params umhcap.run=guest/real_test
+	done <"$R/$prefix-real.boots"
+}
 
 # The guest suite: boots of KERNEL named PREFIX-*.
-suite() { # PREFIX KERNEL
-	prefix=$1 kernel=$2
+suite() { # PREFIX KERNEL REAL-WAIT
+	prefix=$1 kernel=$2 wait=$3
 	# KUnit, the kselftests with the bounds open at boot, then umhcap on
 	# the real kernel (it narrows bounds, so it runs last).
 	timed "boot-$prefix-selftests" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
@@ -169,8 +192,9 @@ suite() { # PREFIX KERNEL
 	timed "boot-$prefix-stress" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-stress" kunit.enable=0 UMH_STRESS_SEED=$SEED \
 		umhcap.run=stress/stress_test
+	real "$prefix" "$kernel" UMH_REAL_WAIT=$wait
 }
-suite patched "$(cat "$R/bzImage")"
+suite patched "$(cat "$R/bzImage")" 10
 
 # Upstream regression: the kernel's own capabilities and sysctl selftests.
 timed boot-upstream "$S/boot.sh" "$(cat "$R/bzImage")" "$K/initramfs.cpio" \
@@ -195,7 +219,7 @@ timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
 timed kernel-debug "$S/kernel.sh" debug "$TOP/config/series.config" \
 	"$TOP/config/debug.config" >"$R/bzImage.debug"
 export BOOT_TIMEOUT=1800
-suite debug "$(cat "$R/bzImage.debug")"
+suite debug "$(cat "$R/bzImage.debug")" 40
 
 cat "$R/bench.txt" >&2
 summary

@@ -47,14 +47,29 @@ mmdebstrap				mmdebstrap
 unshare					util-linux
 timeout					coreutils
 awk					mawk
+systemd-socket-activate			systemd
+/usr/lib/x86_64-linux-gnu/libkeyutils.so.1	libkeyutils1
+apt-get					apt
+dpkg-deb				dpkg
 '
+
+# Real helper programs the guest runs, fetched as .deb files into
+# $UMHCAP_BUILD/debs and unpacked there, never installed on this machine:
+# installing systemd-coredump would point this machine's own
+# kernel.core_pattern at it (its postinst runs systemd-sysctl), and
+# keyutils would give its kernel a /sbin/request-key.  Their libraries
+# come from the packages above.  systemd-coredump must match the
+# installed systemd, whose private library it loads.
+DEBS="systemd-coredump keyutils"
+DEBDIR=$UMHCAP_BUILD/debs
 
 # The packages 'make deps' installs.  The table above is what they must
 # provide; check() below holds this list to it.
 PKGS="linux-source-6.12 busybox-static bash-static qemu-system-x86 sparse
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
-git rsync kmod python3-ply python3-git mmdebstrap util-linux coreutils mawk"
+git rsync kmod python3-ply python3-git mmdebstrap util-linux coreutils mawk
+systemd libkeyutils1 apt dpkg"
 
 missing_pkgs() {
 	for p in $PKGS; do
@@ -78,8 +93,49 @@ check() {
 	exit 1
 }
 
+# The version of DEB to fetch: the installed systemd's, for the package
+# built with it; otherwise apt's candidate.
+deb_version() {
+	case $1 in
+	systemd-*) dpkg-query -W -f='${Version}' systemd ;;
+	*) apt-cache policy "$1" | sed -n 's/^  Candidate: //p' ;;
+	esac
+}
+
+check_debs() {
+	for d in $DEBS; do
+		[ -f "$DEBDIR/$d.deb" ] && [ -d "$DEBDIR/$d" ] || {
+			echo "$(basename "$0"): error: $DEBDIR/$d.deb missing; run 'make deps'" >&2
+			exit 1
+		}
+	done
+}
+
+fetch_debs() {
+	mkdir -p "$DEBDIR"
+	for d in $DEBS; do
+		v=$(deb_version "$d")
+		[ -n "$v" ] || die "apt knows no version of $d; run apt-get update"
+		if [ -f "$DEBDIR/$d.deb" ] &&
+		   [ "$(dpkg-deb -f "$DEBDIR/$d.deb" Version)" = "$v" ] &&
+		   [ -d "$DEBDIR/$d" ]; then
+			continue
+		fi
+		step "fetching $d $v (unpacked in $DEBDIR, not installed)"
+		rm -rf "$DEBDIR/$d" "$DEBDIR/$d.deb" "$DEBDIR/fetch"
+		mkdir -p "$DEBDIR/fetch"
+		(cd "$DEBDIR/fetch" && apt-get download -q "$d=$v" >/dev/null 2>&1) ||
+			die "apt-get download $d=$v failed; check the network and apt sources"
+		mv "$DEBDIR"/fetch/*.deb "$DEBDIR/$d.deb"
+		rmdir "$DEBDIR/fetch"
+		dpkg-deb -x "$DEBDIR/$d.deb" "$DEBDIR/$d" ||
+			die "cannot unpack $DEBDIR/$d.deb"
+	done
+}
+
 if [ "${1:-}" = --check ]; then
 	check
+	check_debs
 	exit 0
 fi
 
@@ -97,3 +153,4 @@ if [ -n "$pkgs" ]; then
 	step "installed: $pkgs"
 fi
 check
+fetch_debs

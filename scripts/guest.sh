@@ -15,8 +15,11 @@ inputs=$( {
 		-o -name Makefile -o -name '*.sh' -o -name init \) | sort |
 		xargs cat)
 	cat "$TOP"/scripts/guest.sh "$TOP"/scripts/initramfs.sh \
-		"$TOP"/scripts/selftests.sh
-	dpkg-query -W busybox-static bash-static perl-base libc6 libcap-dev
+		"$TOP"/scripts/selftests.sh "$TOP"/scripts/realhelpers.sh \
+		"$TOP"/scripts/lib.sh "$TOP"/guest/real/*
+	dpkg-query -W busybox-static bash-static perl-base libc6 libcap-dev \
+		kmod systemd libkeyutils1
+	cat "$UMHCAP_BUILD"/debs/*.deb 2>/dev/null | cksum
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
    [ -f "$dir/initramfs.cpio" ]; then
@@ -56,7 +59,16 @@ for b in umh_bench true; do
 	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||
 		die "building bench/$b.c failed"
 done
+# The real Debian helpers' test, and the table it checks against.
+cc -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-unused-function -Werror -static \
+	-I"$dir/src/tools/testing/selftests" -o "$tests/guest/real_test" \
+	"$TOP/guest/real_test.c" "$TOP/umhcap/measured.c" -lcap ||
+	die "building guest/real_test.c failed"
 cp "$TOP/guest/demo.sh" "$tests/"
 cp "$TOP/guest/upstream.sh" "$tests/upstream/run_all.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"
+# The same guest with the real Debian helpers as the system's helpers.
+"$TOP/scripts/realhelpers.sh" "$dir/src" "$dir/real.cpio"
+cat "$dir/initramfs.cpio" "$dir/real.cpio" >"$dir/initramfs-real.cpio"
 echo "$inputs" >"$stamp"

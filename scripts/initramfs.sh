@@ -22,7 +22,7 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 	die "cannot build gen_init_cpio from $src"
 
 {
-	for d in /bin /sbin /dev /proc /sys /tmp /mnt /tests; do
+	for d in /bin /sbin /dev /proc /sys /tmp /mnt /run /tests; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"

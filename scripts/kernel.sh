@@ -80,17 +80,27 @@ step "building $name with $JOBS jobs (ccache: $CCACHE_DIR)"
 start=$(date +%s)
 kmake -j"$JOBS" bzImage >&2 ||
 	die "kernel build of $name failed; the log is above"
-# Modules (test_umh) go in a cpio of their own, appended to the guest's
-# initramfs at boot (scripts/boot.sh): a module loads only into the
-# kernel it was built with.
+# Modules go in a cpio of their own, appended to the guest's initramfs
+# at boot (scripts/boot.sh): a module loads only into the kernel it was
+# built with.  They are installed as a distribution installs them, with
+# modules_install and depmod, so that kmod's modprobe finds them by alias.
 rm -f "$obj/modules.cpio"
+rm -rf "$obj/modroot"
 if grep -q '=m$' "$obj/.config"; then
 	kmake -j"$JOBS" modules >&2 || die "module build of $name failed"
+	kmake INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 \
+		DEPMOD=/usr/sbin/depmod modules_install >/dev/null ||
+		die "modules_install of $name failed"
 	{
 		echo "dir /lib 0755 0 0"
-		echo "dir /lib/modules 0755 0 0"
-		(cd "$obj" && find . -name '*.ko' | sort) | while read -r m; do
-			echo "file /lib/modules/$(basename "$m") $obj/$m 0644 0 0"
+		(cd "$obj/modroot" && find lib -mindepth 1 | sort) | while read -r f; do
+			if [ -d "$obj/modroot/$f" ]; then
+				echo "dir /$f 0755 0 0"
+			elif [ -L "$obj/modroot/$f" ]; then
+				: # build and source links point into this machine
+			else
+				echo "file /$f $obj/modroot/$f 0644 0 0"
+			fi
 		done
 	} >"$obj/modules.list"
 	cc -O2 -o "$obj/gen_init_cpio" "$src/usr/gen_init_cpio.c" &&

@@ -26,3 +26,10 @@ need_tarball() {
 	[ -n "$KSRC_TARBALL" ] && [ -r "$KSRC_TARBALL" ] ||
 		die "no /usr/src/linux-source-6.12.tar.*; run 'make deps' (installs Debian's linux-source-6.12)"
 }
+
+# ELF...: the shared libraries the ELF files load, with their interpreter,
+# one path per line, as the dynamic linker finds them on this machine.
+elf_libs() {
+	ldd "$@" | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' \
+		-e 's/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' | sort -u
+}

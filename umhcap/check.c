@@ -2,7 +2,11 @@
 /*
  * check: a hardening report.
  *
- *  - ceilings (all.bset & <purpose>.bset) beyond the policy table below;
+ *  - a purpose's ceiling (all.bset & <purpose>.bset) beyond what its
+ *    helper was measured to need (measured.c); for a purpose no helper of
+ *    which was measured, beyond what the kernel's record shows it used;
+ *    without per-purpose bounds, the global bound beyond what any
+ *    measured helper needs;
  *  - bset and inheritable that disagree;
  *  - malformed usermodehelper.* items on the kernel command line;
  *  - from the kernel's record: a purpose whose helpers ran, with a bound
@@ -15,34 +19,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <unistd.h>
 
 #include "umhcap.h"
-
-#define C(cap)		(1ULL << (cap))
-#define CAPS_ANY	(~0ULL)
-
-/*
- * What each kind of helper plausibly needs. Keep in sync with the
- * POLICY section of umhcap.8.
- */
-static const uint64_t policy[UMH_NR] = {
-	[UMH_MODPROBE]		= C(CAP_SYS_MODULE),
-	[UMH_COREDUMP]		= C(CAP_CHOWN) | C(CAP_DAC_OVERRIDE) |
-				  C(CAP_FOWNER) | C(CAP_SETGID) |
-				  C(CAP_SETUID),
-	[UMH_UEVENT]		= C(CAP_CHOWN) | C(CAP_DAC_OVERRIDE) |
-				  C(CAP_FOWNER) | C(CAP_MKNOD) |
-				  C(CAP_SYS_MODULE),
-	[UMH_REQUEST_KEY]	= C(CAP_DAC_OVERRIDE) | C(CAP_SETGID) |
-				  C(CAP_SETUID),
-	[UMH_RELEASE_AGENT]	= 0,
-	[UMH_POWER]		= C(CAP_KILL) | C(CAP_SYS_ADMIN) |
-				  C(CAP_SYS_BOOT),
-	[UMH_INITRD]		= CAPS_ANY,
-	[UMH_OTHER]		= CAPS_ANY,
-};
 
 struct check {
 	int findings;
@@ -60,21 +39,6 @@ static void finding(struct check *c, const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	c->findings++;
-}
-
-static void check_excess(struct check *c, const char *who, uint64_t ceiling,
-			 uint64_t allowed)
-{
-	uint64_t excess = ceiling & ~allowed;
-	char *ex, *pol;
-
-	if (!excess)
-		return;
-	ex = caps_list(excess);
-	pol = caps_format(allowed & caps_full());
-	finding(c, "%s: ceiling exceeds policy (%s) by: %s", who, pol, ex);
-	free(ex);
-	free(pol);
 }
 
 static void check_agree(struct check *c, const char *who,
@@ -202,20 +166,87 @@ static int check_cmdline(struct check *c, const char *root)
 	return 0;
 }
 
-static void check_ceilings(struct check *c, const struct umh_state *st)
+static void check_measured(struct check *c, const struct umh_state *st,
+			   const struct umh_measured *m)
 {
-	uint64_t all = 0;
+	uint64_t excess = umh_ceiling(st, m->purpose) & ~m->caps;
+	char *need, *ex;
+
+	if (!excess)
+		return;
+	need = caps_format(m->caps);
+	ex = caps_list(excess);
+	finding(c, "%s: ceiling exceeds what %s (%s %s) was measured to need (%s) by: %s",
+		umh_purpose_names[m->purpose], m->program, m->package,
+		m->version, need, ex);
+	free(need);
+	free(ex);
+}
+
+/*
+ * No helper of @p was measured, so nothing says what it needs but the
+ * kernel's record of what it used: the ceiling is held to that, and to
+ * nothing when the kernel keeps no record.
+ */
+static void check_unmeasured(struct check *c, const struct umh_state *st,
+			     const struct umh_record *rec, bool no_record,
+			     int p)
+{
+	uint64_t used = no_record ? 0 : rec->used[p];
+	uint64_t excess = umh_ceiling(st, p) & ~used;
+	const char *name = umh_purpose_names[p];
+	char *shown, *ex;
+
+	if (!excess)
+		return;
+	ex = caps_list(excess);
+	if (no_record) {
+		finding(c, "%s: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
+			name, ex);
+		free(ex);
+		return;
+	}
+	shown = caps_format(used);
+	finding(c, "%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s",
+		name, shown, rec->started[p], ex, name);
+	free(shown);
+	free(ex);
+}
+
+/* Without per-purpose bounds every helper gets the global bound. */
+static void check_global(struct check *c, const struct umh_state *st)
+{
+	uint64_t need = umh_measured_union();
+	uint64_t excess = st->b[UMH_ALL].bset & ~need;
+	char *needed, *ex;
+
+	if (!excess)
+		return;
+	needed = caps_format(need);
+	ex = caps_list(excess);
+	finding(c, "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
+		needed, ex);
+	free(needed);
+	free(ex);
+}
+
+static void check_ceilings(struct check *c, const struct umh_state *st,
+			   const struct umh_record *rec, bool no_record)
+{
+	const struct umh_measured *m;
 	int p;
 
 	if (!st->per_purpose) {
-		for (p = UMH_ALL + 1; p < UMH_NR; p++)
-			all |= policy[p];
-		check_excess(c, "all", st->b[UMH_ALL].bset, all);
+		check_global(c, st);
 		return;
 	}
-	for (p = UMH_ALL + 1; p < UMH_NR; p++)
-		check_excess(c, umh_purpose_names[p], umh_ceiling(st, p),
-			     policy[p]);
+	for (p = UMH_ALL + 1; p < UMH_NR; p++) {
+		m = umh_measured_for(p);
+		if (m)
+			check_measured(c, st, m);
+		else
+			check_unmeasured(c, st, rec, no_record, p);
+	}
 }
 
 /* Only purposes whose helpers ran: an empty record says nothing. */
@@ -233,7 +264,8 @@ static void check_record(struct check *c, const struct umh_state *st,
 			continue;
 		allowed = umh_ceiling(st, p);
 		used = rec->used[p];
-		if (allowed & ~used) {
+		/* check_unmeasured() reported it already. */
+		if ((allowed & ~used) && umh_measured_for(p)) {
 			list = caps_format(allowed & ~used);
 			finding(c, "%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
 				umh_purpose_names[p], n, list);
@@ -246,6 +278,20 @@ static void check_record(struct check *c, const struct umh_state *st,
 			free(list);
 		}
 	}
+}
+
+/*
+ * What one measured helper needs, every helper gets: only per-purpose
+ * bounds can keep it from the others.  Said, not counted: no global
+ * bound does better.
+ */
+static void note_global(const struct umh_state *st)
+{
+	char *shared = caps_format(st->b[UMH_ALL].bset & umh_measured_union());
+
+	printf("note: per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s\n",
+	       shared);
+	free(shared);
 }
 
 int cmd_check(const struct umh_opts *o, int argc, char **argv)
@@ -265,7 +311,7 @@ int cmd_check(const struct umh_opts *o, int argc, char **argv)
 	no_record = umh_record_load(o->root, &rec);
 	if (no_record < 0)
 		return UMH_EXIT_ERROR;
-	check_ceilings(&c, &st);
+	check_ceilings(&c, &st, &rec, no_record);
 	for (p = 0; p < UMH_NR; p++)
 		if (p == UMH_ALL || st.per_purpose)
 			check_agree(&c, umh_purpose_names[p], &st.b[p]);
@@ -277,7 +323,7 @@ int cmd_check(const struct umh_opts *o, int argc, char **argv)
 		printf("note: this kernel keeps no record of what helpers use (no %s); unused capabilities were not checked\n",
 		       rec.missing);
 	if (!st.per_purpose)
-		printf("note: per-purpose bounds are not available on this kernel; checked the global bound against the union of all purpose policies\n");
+		note_global(&st);
 	if (c.findings)
 		printf("%d finding%s\n", c.findings, c.findings == 1 ? "" : "s");
 	else

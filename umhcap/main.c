@@ -54,6 +54,8 @@ static void usage(FILE *f)
 	      "                                narrow each purpose whose helpers ran to\n"
 	      "                                what they used (-n: only say what)\n"
 	      "  check                         hardening report (exit 1 on findings)\n"
+	      "  policy                        what each helper was measured to need,\n"
+	      "                                which check holds the ceilings to\n"
 	      "  export [--learned [--include-idle]] --sysctl|--cmdline\n"
 	      "                                print the current (or learned) state as config\n"
 	      "  trace [--count N]             print usermode helper starts, and the\n"
@@ -98,6 +100,7 @@ static int dispatch(const struct umh_opts *o, int argc, char **argv)
 	static char *show_argv[] = { "show", NULL };
 	static const char *const cmds[] = {
 		"show", "drop", "keep", "check", "export", "trace", "learn",
+		"policy",
 	};
 	const char *cmd;
 	size_t i;
@@ -131,6 +134,8 @@ static int dispatch(const struct umh_opts *o, int argc, char **argv)
 		return cmd_export(o, argc, argv);
 	if (!strcmp(cmd, "trace"))
 		return cmd_trace(o, argc, argv);
+	if (!strcmp(cmd, "policy"))
+		return cmd_policy(o, argc, argv);
 	return cmd_learn(o, argc, argv);
 }
 

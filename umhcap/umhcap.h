@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,8 +19,12 @@
 #define UMH_EXIT_ERROR		2	/* learn --apply: nothing written */
 #define UMH_EXIT_PARTIAL	3	/* learn --apply wrote some, then failed */
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
 
 /* UMH_ALL is the global bound; the others are purposes, in kernel order. */
 enum umh_purpose {
@@ -59,6 +64,27 @@ struct umh_opts {
 	bool hex;
 	bool json;
 };
+
+/*
+ * One helper program, measured: what it needed to do its job (measured.c).
+ * @kept: the capabilities of @caps the job is done without, kept anyway;
+ * @note says why (NULL when @kept is empty).  guest/real_test checks both.
+ */
+struct umh_measured {
+	enum umh_purpose purpose;
+	const char *program;	/* as configured, e.g. kernel.modprobe */
+	const char *package;	/* the Debian 12 package that ships it */
+	const char *version;	/* its Debian version */
+	uint64_t caps;
+	uint64_t kept;
+	const char *note;
+};
+
+/* measured.c */
+extern const struct umh_measured umh_measured[];
+extern const size_t umh_measured_nr;
+const struct umh_measured *umh_measured_for(int purpose);
+uint64_t umh_measured_union(void);
 
 /* main.c */
 void umh_err(const char *fmt, ...) __printf(1, 2);
@@ -108,5 +134,6 @@ int cmd_set(const struct umh_opts *o, int argc, char **argv, bool keep);
 int cmd_check(const struct umh_opts *o, int argc, char **argv);
 int cmd_trace(const struct umh_opts *o, int argc, char **argv);
 int cmd_learn(const struct umh_opts *o, int argc, char **argv);
+int cmd_policy(const struct umh_opts *o, int argc, char **argv);
 
 #endif /* UMHCAP_H */

@@ -5,6 +5,7 @@
  * /proc/sys, /sys or tracefs.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -21,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The measured table (measured.c, linked in) and its declarations. */
+#include "../umhcap.h"
 #include "kselftest_harness.h"
 
 #define B(cap)		(1ULL << (cap))
@@ -51,24 +54,79 @@ static uint64_t full(void)
 	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
 }
 
-/* The policy table, restated independently of check.c. */
-static uint64_t policy(const char *p)
+/*
+ * The row of measured.c for purpose @p, or NULL.  The tests take the
+ * sets from the table itself, so that measured values replace the
+ * placeholders without a test to edit; the drift tests hold the table to
+ * the documents.
+ */
+static const struct umh_measured *row(const char *p)
 {
-	if (!strcmp(p, "modprobe"))
-		return B(CAP_SYS_MODULE);
-	if (!strcmp(p, "coredump"))
-		return B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE) | B(CAP_FOWNER) |
-		       B(CAP_SETGID) | B(CAP_SETUID);
-	if (!strcmp(p, "uevent"))
-		return B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE) | B(CAP_FOWNER) |
-		       B(CAP_MKNOD) | B(CAP_SYS_MODULE);
-	if (!strcmp(p, "request_key"))
-		return B(CAP_DAC_OVERRIDE) | B(CAP_SETGID) | B(CAP_SETUID);
-	if (!strcmp(p, "release_agent"))
-		return 0;
-	if (!strcmp(p, "power"))
-		return B(CAP_KILL) | B(CAP_SYS_ADMIN) | B(CAP_SYS_BOOT);
-	return full();
+	size_t i;
+
+	for (i = 0; i < umh_measured_nr; i++)
+		if (!strcmp(purposes[umh_measured[i].purpose - 1], p))
+			return &umh_measured[i];
+	return NULL;
+}
+
+/* What check allows purpose @p: its measured set, or nothing. */
+static uint64_t need(const char *p)
+{
+	const struct umh_measured *m = row(p);
+
+	return m ? m->caps : 0;
+}
+
+/* The lowest capability outside @m: one bit too wide. */
+static uint64_t one_more(uint64_t m)
+{
+	int i;
+
+	for (i = 0; i < cap_max_bits(); i++)
+		if (!(m & B(i)))
+			return B(i);
+	abort();
+}
+
+/* A rotating static buffer, for the formatters below. */
+static char *slot_buf(void)
+{
+	static char buf[8][2048];
+	static int slot;
+
+	return buf[slot++ % 8];
+}
+
+/* "cap_a, cap_b" or "none", as umhcap lists sets. */
+static const char *names(uint64_t m)
+{
+	char *b = slot_buf(), *name;
+	size_t n = 0;
+	int i;
+
+	strcpy(b, "none");
+	for (i = 0; i < 64; i++) {
+		if (!(m & B(i)))
+			continue;
+		name = cap_to_name(i);
+		n += snprintf(b + n, 2048 - n, "%s%s", n ? ", " : "", name);
+		cap_free(name);
+	}
+	return b;
+}
+
+/* The shortest of "all", "all except ..." and the list, as show prints. */
+static const char *fmt(uint64_t m)
+{
+	char *b = slot_buf();
+	const char *pos;
+
+	if (m == full())
+		return "all";
+	pos = names(m);
+	snprintf(b, 2048, "all except %s", names(full() & ~m));
+	return m && strlen(b) < strlen(pos) ? b : pos;
 }
 
 static void mkdir_p(const char *path)
@@ -221,15 +279,18 @@ static void unpatch(const char *root)
 	}
 }
 
-/* Every purpose bounded to its policy: check must be clean. */
+/*
+ * Every purpose bounded to its measured set, the others (initrd, other)
+ * to what they used, nothing: check must be clean.
+ */
 static void harden(const char *root)
 {
 	size_t i;
 
 	set_bound(root, NULL, full(), full());
 	for (i = 0; i < NR_PURPOSES; i++)
-		set_bound(root, purposes[i], policy(purposes[i]),
-			  policy(purposes[i]));
+		set_bound(root, purposes[i], need(purposes[i]),
+			  need(purposes[i]));
 }
 
 static void slurp(int fd, char *buf, size_t len)
@@ -661,17 +722,17 @@ TEST_F(umh, export_cmdline)
 	n = snprintf(want, sizeof(want), "usermodehelper.bset=all:%s", f);
 	for (i = 0; i < NR_PURPOSES; i++)
 		n += snprintf(want + n, sizeof(want) - n, ",%s:0x%" PRIx64,
-			      purposes[i], policy(purposes[i]));
+			      purposes[i], i == NR_PURPOSES - 1 ? full() :
+			      need(purposes[i]));
 	n += snprintf(want + n, sizeof(want) - n,
 		      " usermodehelper.inheritable=all:%s", f);
 	for (i = 0; i < NR_PURPOSES; i++)
 		n += snprintf(want + n, sizeof(want) - n, ",%s:0x%" PRIx64,
 			      purposes[i], i == NR_PURPOSES - 1 ? 0 :
-			      policy(purposes[i]));
+			      need(purposes[i]));
 	snprintf(want + n, sizeof(want) - n, "\n");
 	ASSERT_STREQ(want, res.out);
-	ASSERT_HAS(res.out, ",modprobe:0x10000,");
-	ASSERT_HAS(res.out, ",release_agent:0x0,");
+	ASSERT_HAS(res.out, ",initrd:0x0,");
 }
 
 TEST_F(umh, export_unpatched_global_only)
@@ -699,57 +760,225 @@ TEST_F(umh, export_needs_one_mode)
 
 /* ---- check ---- */
 
-TEST_F(umh, check_clean)
+/* check's finding for measured purpose @p with ceiling @ceiling. */
+static const char *measured_finding(const char *p, uint64_t ceiling)
+{
+	const struct umh_measured *m = row(p);
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need (%s) by: %s\n",
+		 p, m->program, m->package, m->version, fmt(m->caps),
+		 names(ceiling & ~m->caps));
+	return b;
+}
+
+/* ... for a purpose no helper of which was measured, with the record. */
+static const char *unmeasured_finding(const char *p, uint64_t ceiling,
+				      uint64_t used, unsigned long long n)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s\n",
+		 p, fmt(used), n, names(ceiling & ~used), p);
+	return b;
+}
+
+/* Either, for purpose @p when no helper started since boot. */
+static const char *finding_for(const char *p, uint64_t ceiling)
+{
+	return row(p) ? measured_finding(p, ceiling) :
+			unmeasured_finding(p, ceiling, 0, 0);
+}
+
+/* What check notes on a kernel without per-purpose bounds. */
+static const char *unpatched_notes(const char *root, uint64_t gbset)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048,
+		 "note: this kernel keeps no record of what helpers use (no %s/" UMH "/used); unused capabilities were not checked\n"
+		 "note: per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s\n",
+		 root, fmt(gbset & umh_measured_union()));
+	return b;
+}
+
+TEST(measured_table_is_sound)
+{
+	size_t i, j;
+
+	ASSERT_LT(0U, umh_measured_nr);
+	for (i = 0; i < umh_measured_nr; i++) {
+		const struct umh_measured *m = &umh_measured[i];
+
+		ASSERT_TRUE(m->purpose > UMH_ALL && m->purpose < UMH_NR);
+		ASSERT_EQ('/', m->program[0]);
+		ASSERT_NE(0U, strlen(m->package));
+		ASSERT_NE(0U, strlen(m->version));
+		ASSERT_EQ(0ULL, m->caps & ~full()) TH_LOG("%s", m->program);
+		/* What is kept needs a why, and a why what it is for. */
+		ASSERT_EQ(0ULL, m->kept & ~m->caps) TH_LOG("%s", m->program);
+		ASSERT_EQ(!m->kept, !m->note) TH_LOG("%s", m->program);
+		ASSERT_TRUE(!m->note || *m->note);
+		for (j = 0; j < i; j++)
+			ASSERT_NE(m->purpose, umh_measured[j].purpose);
+	}
+	/* Nothing was measured for these: check holds them to the record. */
+	ASSERT_EQ(NULL, row("initrd"));
+	ASSERT_EQ(NULL, row("other"));
+}
+
+/* Every purpose open, nothing started: every purpose is a finding. */
+TEST_F(umh, check_open_patched)
+{
+	char want[1 << 15] = "";
+	size_t i;
+
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	for (i = 0; i < NR_PURPOSES; i++)
+		strcat(want, finding_for(purposes[i], full()));
+	strcat(want, "8 findings\n");
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "modprobe: ceiling exceeds what /sbin/modprobe (kmod ");
+	ASSERT_HAS(res.out, "initrd: no helper of this purpose was measured;");
+	ASSERT_STREQ("", res.err);
+}
+
+/*
+ * An unpatched kernel, open: every helper gets every capability, so the
+ * global bound beyond what any measured helper needs is a finding, and
+ * what one needs (cap_sys_module, for modprobe) every helper gets.
+ */
+TEST_F(umh, check_open_unpatched)
+{
+	uint64_t excess = full() & ~umh_measured_union();
+	const char *note;
+	char want[4096];
+
+	unpatch(self->root);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
+		 "%s1 finding\n", fmt(umh_measured_union()), names(excess),
+		 unpatched_notes(self->root, full()));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, ", cap_sys_admin, ");
+	ASSERT_HAS(res.out, ", cap_net_admin, ");
+	/* What modprobe needs goes to every helper: said, not counted. */
+	note = strstr(res.out, "every helper gets: ");
+	ASSERT_NE(NULL, note);
+	ASSERT_NE(0ULL, need("modprobe") & B(CAP_SYS_MODULE));
+	ASSERT_TRUE(strstr(note, "cap_sys_module") < strchr(note, '\n'));
+}
+
+/* The global bound at what the measured helpers need: nothing to do. */
+TEST_F(umh, check_unpatched_union)
+{
+	uint64_t u = umh_measured_union(), extra = one_more(u);
+	char want[4096];
+
+	unpatch(self->root);
+	set_bound(self->root, NULL, u, u);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%sno findings\n",
+		 unpatched_notes(self->root, u));
+	ASSERT_STREQ(want, res.out);
+	/* One capability more is that finding. */
+	set_bound(self->root, NULL, u | extra, u | extra);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
+		 "%s1 finding\n", fmt(u), names(extra),
+		 unpatched_notes(self->root, u));
+	ASSERT_STREQ(want, res.out);
+}
+
+TEST_F(umh, check_narrowed_to_table)
 {
 	harden(self->root);
 	ASSERT_EQ(0, RUN(self->root, "check"));
 	ASSERT_STREQ("no findings\n", res.out);
 }
 
-TEST_F(umh, check_excess_caps)
+/* One bit too wide on any one purpose: exactly that finding. */
+TEST_F(umh, check_one_bit_too_wide)
 {
-	uint64_t m = policy("coredump") | B(CAP_SYS_ADMIN) | B(CAP_NET_RAW);
+	char want[4096];
+	uint64_t m;
+	size_t i;
 
-	harden(self->root);
-	set_bound(self->root, "coredump", m, m);
-	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "coredump: ceiling exceeds policy (cap_chown, cap_dac_override, cap_fowner, cap_setgid, cap_setuid) by: cap_net_raw, cap_sys_admin\n");
-	ASSERT_HAS(res.out, "1 finding\n");
-}
-
-TEST_F(umh, check_release_agent_any_cap)
-{
-	harden(self->root);
-	set_bound(self->root, "release_agent", B(CAP_KILL), B(CAP_KILL));
-	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "release_agent: ceiling exceeds policy (none) by: cap_kill\n");
+	for (i = 0; i < NR_PURPOSES; i++) {
+		harden(self->root);
+		m = need(purposes[i]) | one_more(need(purposes[i]));
+		set_bound(self->root, purposes[i], m, m);
+		ASSERT_EQ(1, RUN(self->root, "check"));
+		snprintf(want, sizeof(want), "%s1 finding\n",
+			 finding_for(purposes[i], m));
+		ASSERT_STREQ(want, res.out);
+	}
 }
 
 TEST_F(umh, check_global_bound_limits_ceiling)
 {
+	char want[1 << 15] = "";
+	int n = 0;
 	size_t i;
 
 	/* All purposes open, but the global bound keeps only sys_module. */
 	set_bound(self->root, NULL, B(CAP_SYS_MODULE), B(CAP_SYS_MODULE));
-	for (i = 0; i < NR_PURPOSES; i++)
+	for (i = 0; i < NR_PURPOSES; i++) {
 		set_bound(self->root, purposes[i], full(), full());
+		if (need(purposes[i]) & B(CAP_SYS_MODULE))
+			continue;
+		strcat(want, finding_for(purposes[i], B(CAP_SYS_MODULE)));
+		n++;
+	}
+	sprintf(want + strlen(want), "%d findings\n", n);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "coredump: ceiling exceeds policy");
-	ASSERT_HAS(res.out, "request_key: ceiling exceeds policy");
-	ASSERT_HAS(res.out, "release_agent: ceiling exceeds policy (none) by: cap_sys_module\n");
-	ASSERT_HAS(res.out, "power: ceiling exceeds policy");
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "initrd: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (none, 0 started) by: cap_sys_module;");
 	ASSERT_LACKS(res.out, "modprobe:");
-	ASSERT_LACKS(res.out, "uevent:");
-	ASSERT_HAS(res.out, "4 findings\n");
+}
+
+/*
+ * No helper of initrd was measured: its ceiling is held to what the
+ * kernel's record shows it used, and reported once, not also as "never
+ * used".
+ */
+TEST_F(umh, check_unmeasured_follows_record)
+{
+	uint64_t used = B(CAP_KILL) | B(CAP_CHOWN);
+	char want[4096];
+
+	harden(self->root);
+	set_record(self->root, "initrd", used, 2);
+	set_bound(self->root, "initrd", used, used);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	set_bound(self->root, "initrd", full(), full());
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%s1 finding\n",
+		 unmeasured_finding("initrd", full(), used, 2));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "(cap_chown, cap_kill, 2 started)");
+	/* Narrower than what it used: the record's own finding remains. */
+	set_bound(self->root, "initrd", B(CAP_KILL), B(CAP_KILL));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("initrd: its helpers used capabilities since boot that the bound no longer allows: cap_chown; they may fail now\n"
+		     "1 finding\n", res.out);
 }
 
 TEST_F(umh, check_disagree)
 {
+	char want[256];
+
 	harden(self->root);
-	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	ASSERT_NE(0ULL, need("modprobe"));
+	set_bound(self->root, "modprobe", need("modprobe"), 0);
 	set_bound(self->root, NULL, full(), full() & ~B(CAP_SYSLOG));
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "modprobe: bset and inheritable disagree: only in bset: cap_sys_module\n");
+	snprintf(want, sizeof(want), "modprobe: bset and inheritable disagree: only in bset: %s\n",
+		 fmt(need("modprobe")));
+	ASSERT_HAS(res.out, want);
 	ASSERT_HAS(res.out, "all: bset and inheritable disagree: only in bset: cap_syslog\n");
 	ASSERT_HAS(res.out, "2 findings\n");
 }
@@ -780,14 +1009,16 @@ TEST_F(umh, check_cmdline_valid)
 	ASSERT_STREQ("no findings\n", res.out);
 }
 
-TEST_F(umh, check_unpatched)
+TEST_F(umh, check_unpatched_disagree)
 {
+	uint64_t u = umh_measured_union();
+
 	unpatch(self->root);
-	ASSERT_EQ(0, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "per-purpose bounds are not available");
-	set_bound(self->root, NULL, full(), 0);
+	set_bound(self->root, NULL, u, 0);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "all: bset and inheritable disagree: only in bset: all\n");
+	ASSERT_HAS(res.out, "per-purpose bounds are not available");
+	ASSERT_TRUE(!strncmp(res.out, "all: bset and inheritable disagree: only in bset: ", 50));
+	ASSERT_HAS(res.out, "\n1 finding\n");
 }
 
 TEST_F(umh, check_missing_cmdline)
@@ -1499,32 +1730,41 @@ TEST_F(umh, export_learned_cmdline)
 
 TEST_F(umh, check_unused_capabilities)
 {
+	char want[512];
+
 	harden(self->root);
+	ASSERT_NE(0ULL, need("modprobe"));
 	set_record(self->root, "modprobe", 0, 2);
-	set_record(self->root, "coredump", policy("coredump"), 1);
+	set_record(self->root, "coredump", need("coredump"), 1);
 	/* Idle: its empty record says nothing. */
 	set_record(self->root, "power", 0, 0);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_STREQ("modprobe: the bound allows capabilities its helpers never used since boot (2 started): cap_sys_module; 'umhcap learn --apply' narrows it\n"
-		     "1 finding\n", res.out);
-	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 2);
+	snprintf(want, sizeof(want), "modprobe: the bound allows capabilities its helpers never used since boot (2 started): %s; 'umhcap learn --apply' narrows it\n"
+		 "1 finding\n", fmt(need("modprobe")));
+	ASSERT_STREQ(want, res.out);
+	set_record(self->root, "modprobe", need("modprobe"), 2);
 	ASSERT_EQ(0, RUN(self->root, "check"));
 	ASSERT_STREQ("no findings\n", res.out);
 }
 
 TEST_F(umh, check_used_now_refused)
 {
+	uint64_t more = one_more(need("modprobe"));
+	char want[512];
+
+	more |= one_more(need("modprobe") | more);
 	harden(self->root);
-	set_record(self->root, "modprobe", B(CAP_SYS_MODULE) | B(CAP_KILL) |
-		   B(CAP_SYSLOG), 1);
+	set_record(self->root, "modprobe", need("modprobe") | more, 1);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_STREQ("modprobe: its helpers used capabilities since boot that the bound no longer allows: cap_kill, cap_syslog; they may fail now\n"
-		     "1 finding\n", res.out);
+	snprintf(want, sizeof(want), "modprobe: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now\n"
+		 "1 finding\n", names(more));
+	ASSERT_STREQ(want, res.out);
 }
 
 TEST_F(umh, check_without_record)
 {
 	char want[PATH_MAX + 128];
+	uint64_t m;
 
 	harden(self->root);
 	rm_file(self->root, UMH "/used");
@@ -1533,9 +1773,18 @@ TEST_F(umh, check_without_record)
 		 "note: this kernel keeps no record of what helpers use (no %s/" UMH "/used); unused capabilities were not checked\n"
 		 "no findings\n", self->root);
 	ASSERT_STREQ(want, res.out);
-	set_bound(self->root, "release_agent", B(CAP_KILL), B(CAP_KILL));
+	m = need("release_agent") | one_more(need("release_agent"));
+	set_bound(self->root, "release_agent", m, m);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "release_agent: ceiling exceeds policy");
+	ASSERT_HAS(res.out, measured_finding("release_agent", m));
+	/* No record: what no helper was measured for is held to nothing. */
+	set_bound(self->root, "release_agent", need("release_agent"),
+		  need("release_agent"));
+	set_bound(self->root, "other", B(CAP_KILL), B(CAP_KILL));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "other: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: cap_kill; bound it to nothing\n"
+			    "note: this kernel keeps no record");
+	ASSERT_HAS(res.out, "\n1 finding\n");
 }
 
 /* ---- trace ---- */
@@ -2317,6 +2566,1097 @@ TEST_F(umh, trace_epipe_cleans_up)
 	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
 }
 
+/* ---- policy: the measured table ---- */
+
+/*
+ * Split a line of umhcap policy into its columns, which are separated by
+ * two spaces or more; @col gets each column's offset.  Returns how many.
+ */
+static int columns(const char *line, char cell[][256], int col[], int max)
+{
+	const char *s = line, *e;
+	int n = 0;
+
+	while (*s && *s != '\n' && n < max) {
+		e = strstr(s, "  ");
+		if (!e || e > strchrnul(s, '\n'))
+			e = strchrnul(s, '\n');
+		snprintf(cell[n], 256, "%.*s", (int)(e - s), s);
+		col[n++] = s - line;
+		s = e + strspn(e, " ");
+	}
+	return n;
+}
+
+TEST_F(umh, policy_prints_the_table)
+{
+	char cell[4][256], want[512], head[4][256];
+	int col[4], hcol[4], n;
+	const char *line;
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "policy"));
+	ASSERT_STREQ("", res.err);
+	line = res.out;
+	ASSERT_EQ(4, columns(line, head, hcol, 4));
+	ASSERT_STREQ("purpose", head[0]);
+	ASSERT_STREQ("program", head[1]);
+	ASSERT_STREQ("Debian 12 package", head[2]);
+	ASSERT_STREQ("capabilities", head[3]);
+	/* One line per row, in the table's order, lined up under the head. */
+	for (i = 0; i < umh_measured_nr; i++) {
+		const struct umh_measured *m = &umh_measured[i];
+
+		line = strchr(line, '\n') + 1;
+		n = columns(line, cell, col, 4);
+		ASSERT_EQ(4, n) TH_LOG("row: %.*s", (int)strcspn(line, "\n"), line);
+		ASSERT_STREQ(purposes[m->purpose - 1], cell[0]);
+		ASSERT_STREQ(m->program, cell[1]);
+		snprintf(want, sizeof(want), "%s %s", m->package, m->version);
+		ASSERT_STREQ(want, cell[2]);
+		ASSERT_STREQ(fmt(m->caps), cell[3]);
+		ASSERT_EQ(0, memcmp(col, hcol, sizeof(col)));
+		if (m->note) {
+			snprintf(want, sizeof(want), "\n  %s: kept: %s: %s\n",
+				 purposes[m->purpose - 1], fmt(m->kept),
+				 m->note);
+			ASSERT_HAS(res.out, want);
+		}
+	}
+	ASSERT_EQ('\n', strchr(line, '\n')[1]);
+	for (i = 0; i < umh_measured_nr && !umh_measured[i].note; i++)
+		;
+	if (i == umh_measured_nr)
+		ASSERT_LACKS(res.out, "notes:");
+	else
+		ASSERT_HAS(res.out, "\nnotes:\n");
+	ASSERT_HAS(res.out, "\nnot measured: initrd, other; check holds such a purpose to what the kernel's record shows its helpers used\n");
+	ASSERT_HAS(res.out, "in a QEMU guest, by the umhcap project's 'make check'");
+	/* It reads nothing from the machine. */
+	ASSERT_EQ(0, run_argv(NULL, false, (const char *[]){
+		"--root", "/tmp/umhcap-test.nonexistent", "policy", NULL }));
+}
+
+TEST_F(umh, policy_usage)
+{
+	ASSERT_EQ(2, RUN(self->root, "policy", "extra"));
+	ASSERT_HAS(res.err, "usage: umhcap policy");
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "--json", "policy"));
+	ASSERT_HAS(res.err, "--json is not supported by policy");
+}
+
+/* ---- the measured table against the documents that show it ---- */
+
+#define DOC_ROWS	16
+#define DOC_NO_NOTES	"No set keeps a capability that its job is done without."
+
+struct doc_row {
+	char purpose[32];
+	char program[256];
+	char package[64];
+	char version[64];
+	uint64_t caps;
+	char note[1024];		/* "" for none */
+};
+
+struct doc_table {
+	struct doc_row row[DOC_ROWS];
+	int n;
+	char err[512];
+};
+
+struct doc_lines {
+	char *buf;
+	char **line;
+	int n;
+};
+
+static int doc_fail(struct doc_table *t, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Say what is wrong, and where (@line counts from 1; 0: nowhere). */
+static int doc_fail(struct doc_table *t, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (line)
+		n = snprintf(t->err, sizeof(t->err), "line %d: ", line);
+	va_start(ap, fmt);
+	vsnprintf(t->err + n, sizeof(t->err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void doc_split(struct doc_lines *d, const char *text)
+{
+	char *s, *nl;
+
+	d->buf = strdup(text);
+	d->n = 1;
+	for (s = d->buf; *s; s++)
+		d->n += *s == '\n';
+	d->line = calloc(d->n, sizeof(*d->line));
+	if (!d->buf || !d->line)
+		abort();
+	d->n = 0;
+	for (s = d->buf; ; s = nl + 1) {
+		d->line[d->n++] = s;
+		nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+	}
+}
+
+static void doc_free(struct doc_lines *d)
+{
+	free(d->buf);
+	free(d->line);
+}
+
+static int purpose_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_PURPOSES; i++)
+		if (!strcmp(name, purposes[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * A capability set as a document writes it: "none", or names separated by
+ * ", " exactly: CAP_CHOWN in the admin guide (@upper), cap_chown in the
+ * man page.  Each must be a capability libcap knows, once.
+ */
+static int doc_caps(struct doc_table *t, int line, const char *s, bool upper,
+		    uint64_t *mask)
+{
+	const char *p = s, *end;
+	char name[64], *canon;
+	cap_value_t v;
+	size_t len, i;
+	bool ok;
+
+	*mask = 0;
+	if (!strcmp(s, "none"))
+		return 0;
+	for (;;) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (len >= sizeof(name))
+			return doc_fail(t, line, "capability name too long in \"%s\"", s);
+		for (i = 0; i < len; i++) {
+			unsigned char c = p[i];
+
+			if (upper ? !isupper(c) && !isdigit(c) && c != '_' :
+				    !islower(c) && !isdigit(c) && c != '_')
+				return doc_fail(t, line, "\"%.*s\" in \"%s\": want %s names, or none",
+						(int)len, p, s,
+						upper ? "CAP_CHOWN-style" : "cap_chown-style");
+			name[i] = tolower(c);
+		}
+		name[len] = '\0';
+		ok = !strncmp(name, "cap_", 4) && !cap_from_name(name, &v) &&
+		     v >= 0 && v < 64;
+		canon = ok ? cap_to_name(v) : NULL;
+		ok = canon && !strcmp(canon, name);
+		cap_free(canon);
+		if (!ok)
+			return doc_fail(t, line, "unknown capability \"%.*s\" in \"%s\"",
+					(int)len, p, s);
+		if (*mask & B(v))
+			return doc_fail(t, line, "%.*s twice in \"%s\"",
+					(int)len, p, s);
+		*mask |= B(v);
+		if (!end)
+			return 0;
+		if (end[1] != ' ' || !end[2] || end[2] == ' ')
+			return doc_fail(t, line, "separate capabilities with \", \" in \"%s\"",
+					s);
+		p = end + 2;
+	}
+}
+
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+#define LOWER	"abcdefghijklmnopqrstuvwxyz"
+#define DIGIT	"0123456789"
+
+/* One row, checked: a known purpose once, a path, a Debian package. */
+static int doc_add(struct doc_table *t, int line, const char *purpose,
+		   const char *program, const char *package,
+		   const char *version, uint64_t caps)
+{
+	struct doc_row *r;
+	int i;
+
+	if (purpose_index(purpose) < 0)
+		return doc_fail(t, line, "unknown purpose \"%s\"", purpose);
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->row[i].purpose, purpose))
+			return doc_fail(t, line, "purpose %s twice", purpose);
+	if (program[0] != '/' || strchr(program, ' '))
+		return doc_fail(t, line, "program \"%s\": want an absolute path",
+				program);
+	if (!strchr(LOWER DIGIT, package[0]) ||
+	    !all_of(package, LOWER DIGIT "+-."))
+		return doc_fail(t, line, "bad Debian package name \"%s\"",
+				package);
+	if (!isdigit((unsigned char)version[0]) ||
+	    !all_of(version, LOWER DIGIT "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-"))
+		return doc_fail(t, line, "bad Debian version \"%s\" of %s",
+				version, package);
+	if (t->n == DOC_ROWS)
+		return doc_fail(t, line, "too many rows");
+	r = &t->row[t->n++];
+	snprintf(r->purpose, sizeof(r->purpose), "%s", purpose);
+	snprintf(r->program, sizeof(r->program), "%s", program);
+	snprintf(r->package, sizeof(r->package), "%s", package);
+	snprintf(r->version, sizeof(r->version), "%s", version);
+	r->caps = caps;
+	return 0;
+}
+
+/* ---- the admin guide's RST simple table ---- */
+
+#define RST_COLS	4
+
+static const char *const rst_head[RST_COLS] = {
+	"Purpose", "Program", "Debian 12 package", "Capabilities",
+};
+
+/* The columns of a simple-table rule "====  ===": how many, 0 if none. */
+static int rst_rule(const char *s, int start[], int end[])
+{
+	int i = 0, n = 0;
+
+	if (s[0] != '=')
+		return 0;
+	while (s[i]) {
+		if (s[i] == ' ') {
+			i++;
+			continue;
+		}
+		if (s[i] != '=' || n == RST_COLS + 1)
+			return 0;
+		start[n] = i;
+		i += strspn(s + i, "=");
+		end[n++] = i;
+	}
+	return n;
+}
+
+/* Is s[from, to) blank (or past the end)? */
+static bool rst_blank(const char *s, int from, int to)
+{
+	int len = strlen(s), i;
+
+	for (i = from; i < to && i < len; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
+}
+
+/* s[from, to), spaces trimmed. */
+static void rst_cell(const char *s, int from, int to, char *out, size_t size)
+{
+	int len = strlen(s);
+
+	if (to < 0 || to > len)
+		to = len;
+	if (from > len)
+		from = len;
+	while (from < to && s[from] == ' ')
+		from++;
+	while (to > from && s[to - 1] == ' ')
+		to--;
+	snprintf(out, size, "%.*s", to - from, s + from);
+}
+
+/* The next word of *s, which then points past it and its spaces. */
+static void next_word(const char **s, char *out, size_t size)
+{
+	size_t len = strcspn(*s, " ");
+
+	snprintf(out, size, "%.*s", (int)len, *s);
+	*s += len;
+	*s += strspn(*s, " ");
+}
+
+/*
+ * One row: the purpose and the program in their columns, which nothing
+ * may cross; then, from the third column on, the package and its version
+ * (its first two words, which may run into the fourth column) and the
+ * capabilities.
+ */
+static int rst_row(struct doc_table *t, int ln, const char *s,
+		   const int start[], const int end[])
+{
+	char purpose[64], program[256], package[64], version[64], caps[256];
+	const char *rest;
+	uint64_t mask;
+	int k;
+
+	if (strchr(s, '\t'))
+		return doc_fail(t, ln, "a tab in the table");
+	if (!rst_blank(s, 0, start[0]))
+		return doc_fail(t, ln, "text left of the table");
+	for (k = 0; k < 2; k++)
+		if (!rst_blank(s, end[k], start[k + 1]))
+			return doc_fail(t, ln, "text crosses the boundary of column %s",
+					rst_head[k]);
+	rst_cell(s, start[0], end[0], purpose, sizeof(purpose));
+	rst_cell(s, start[1], end[1], program, sizeof(program));
+	if (!*purpose || strchr(purpose, ' ') || !*program ||
+	    strchr(program, ' '))
+		return doc_fail(t, ln, "want one word each for purpose and program");
+	rest = s + ((int)strlen(s) < start[2] ? (int)strlen(s) : start[2]);
+	rest += strspn(rest, " ");
+	next_word(&rest, package, sizeof(package));
+	next_word(&rest, version, sizeof(version));
+	rst_cell(rest, 0, -1, caps, sizeof(caps));
+	if (!*package || !*version || !*caps)
+		return doc_fail(t, ln, "want a package, its version and the capabilities after the program");
+	if (doc_caps(t, ln, caps, true, &mask))
+		return -1;
+	return doc_add(t, ln, purpose, program, package, version, mask);
+}
+
+static int rst_parse(struct doc_table *t, struct doc_lines *d)
+{
+	static const char title[] = "Measured needs";
+	int start[RST_COLS + 1], end[RST_COLS + 1], i, k, at = -1;
+	char cell[64];
+	const char *rule;
+
+	for (i = 0; i + 1 < d->n; i++) {
+		if (strcmp(d->line[i], title) ||
+		    strlen(d->line[i + 1]) < strlen(title) ||
+		    !all_of(d->line[i + 1], "-"))
+			continue;
+		if (at >= 0)
+			return doc_fail(t, i + 1, "a second \"%s\" section", title);
+		at = i;
+	}
+	if (at < 0)
+		return doc_fail(t, 0, "no \"%s\" section (its title underlined with -)",
+				title);
+	for (i = at + 2; i < d->n && !*d->line[i]; i++)
+		;
+	if (i == d->n || rst_rule(d->line[i], start, end) != RST_COLS)
+		return doc_fail(t, i + 1, "want the = rule of a simple table of %d columns under \"%s\"",
+				RST_COLS, title);
+	rule = d->line[i];
+	if (i + 2 >= d->n)
+		return doc_fail(t, i + 1, "the table ends at its first rule");
+	for (k = 0; k < RST_COLS; k++) {
+		if (k && !rst_blank(d->line[i + 1], end[k - 1], start[k]))
+			return doc_fail(t, i + 2, "header crosses a column boundary");
+		rst_cell(d->line[i + 1], start[k],
+			 k + 1 < RST_COLS ? start[k + 1] : -1, cell,
+			 sizeof(cell));
+		if (strcmp(cell, rst_head[k]))
+			return doc_fail(t, i + 2, "header \"%s\" where \"%s\" belongs",
+					cell, rst_head[k]);
+	}
+	if (i + 2 >= d->n || strcmp(d->line[i + 2], rule))
+		return doc_fail(t, i + 3, "want the header's = rule, as the table's first");
+	for (i += 3; i < d->n && strcmp(d->line[i], rule); i++) {
+		if (!*d->line[i])
+			break;
+		if (rst_row(t, i + 1, d->line[i], start, end))
+			return -1;
+	}
+	if (i == d->n || strcmp(d->line[i], rule))
+		return doc_fail(t, i + 1, "the table is not closed by its = rule");
+	if (!t->n)
+		return doc_fail(t, i + 1, "the table has no row");
+	return 0;
+}
+
+/* The "Measured needs" table of the admin guide's text @text. */
+static int rst_table(const char *text, struct doc_table *t)
+{
+	struct doc_lines d;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	doc_split(&d, text);
+	ret = rst_parse(t, &d);
+	doc_free(&d);
+	return ret;
+}
+
+/* ---- the man page's tbl table ---- */
+
+/* roff text as printed: the escapes umhcap.8 uses, and no others. */
+static int roff_text(struct doc_table *t, int ln, const char *in, char *out,
+		     size_t size)
+{
+	static const struct {
+		const char *esc, *text;
+	} escs[] = {
+		{ "\\-", "-" }, { "\\(ti", "~" }, { "\\e", "\\" },
+		{ "\\:", "" }, { "\\%", "" }, { "\\&", "" },
+		{ "\\fB", "" }, { "\\fI", "" }, { "\\fR", "" }, { "\\fP", "" },
+	};
+	size_t n = 0, i;
+
+	while (*in) {
+		if (n + 2 >= size)
+			return doc_fail(t, ln, "text too long");
+		if (*in != '\\') {
+			out[n++] = *in++;
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(escs); i++)
+			if (!strncmp(in, escs[i].esc, strlen(escs[i].esc)))
+				break;
+		if (i == ARRAY_SIZE(escs))
+			return doc_fail(t, ln, "unknown escape \"%.4s\"", in);
+		n += snprintf(out + n, size - n, "%s", escs[i].text);
+		in += strlen(escs[i].esc);
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+#define MAN_CELL	512
+
+/*
+ * The cells of the row that starts on line *i, text blocks (T{ ... T})
+ * included, in roff.  Leaves *i on the row's last line.  Returns how many,
+ * or -1.
+ */
+static int man_cells(struct doc_table *t, const struct doc_lines *d, int *i,
+		     char tab, char cell[][MAN_CELL], int max)
+{
+	const char *s = d->line[*i], *e;
+	int n = 0;
+	size_t len;
+
+	for (;;) {
+		if (n == max)
+			return doc_fail(t, *i + 1, "more than %d cells", max);
+		e = strchr(s, tab);
+		len = e ? (size_t)(e - s) : strlen(s);
+		if (e || strcmp(s, "T{")) {
+			if (len >= MAN_CELL)
+				return doc_fail(t, *i + 1, "cell too long");
+			snprintf(cell[n++], MAN_CELL, "%.*s", (int)len, s);
+			if (!e)
+				return n;
+			s = e + 1;
+			continue;
+		}
+		/* A text block: its lines, joined by spaces, up to T}. */
+		cell[n][0] = '\0';
+		for (++*i; *i < d->n && strncmp(d->line[*i], "T}", 2); ++*i) {
+			if (d->line[*i][0] == '.')
+				return doc_fail(t, *i + 1, "a request in a text block, or a T{ not closed by T}");
+			len = strlen(cell[n]);
+			if (len + strlen(d->line[*i]) + 2 >= MAN_CELL)
+				return doc_fail(t, *i + 1, "cell too long");
+			snprintf(cell[n] + len, MAN_CELL - len, "%s%s",
+				 len ? " " : "", d->line[*i]);
+		}
+		if (*i == d->n)
+			return doc_fail(t, *i, "a T{ not closed by T}");
+		n++;
+		s = d->line[*i] + 2;
+		if (!*s)
+			return n;
+		if (*s != tab)
+			return doc_fail(t, *i + 1, "text after T}");
+		s++;
+	}
+}
+
+/* One row of cells, in roff: checked and added. */
+static int man_row(struct doc_table *t, int ln, char cell[][MAN_CELL])
+{
+	char text[4][MAN_CELL], package[64], version[64];
+	const char *sp;
+	uint64_t mask;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (roff_text(t, ln, cell[k], text[k], MAN_CELL))
+			return -1;
+	sp = strchr(text[2], ' ');
+	if (!sp || strchr(sp + 1, ' ') || sp == text[2] || !sp[1] ||
+	    sp - text[2] >= (int)sizeof(package))
+		return doc_fail(t, ln, "\"%s\": want a package and its version, one space apart",
+				text[2]);
+	snprintf(package, sizeof(package), "%.*s", (int)(sp - text[2]),
+		 text[2]);
+	snprintf(version, sizeof(version), "%s", sp + 1);
+	if (doc_caps(t, ln, text[3], false, &mask))
+		return -1;
+	return doc_add(t, ln, text[0], text[1], package, version, mask);
+}
+
+/* The table's head: options, format lines up to the one ending in '.'. */
+static int man_format(struct doc_table *t, const struct doc_lines *d,
+		      int *i, int end, char *tab)
+{
+	const char *s = d->line[*i], *o;
+	size_t len;
+
+	*tab = '\t';
+	if (*i < end && strlen(s) && s[strlen(s) - 1] == ';') {
+		o = strstr(s, "tab(");
+		if (o && (!o[4] || o[5] != ')'))
+			return doc_fail(t, *i + 1, "bad tab() option");
+		if (o)
+			*tab = o[4];
+		++*i;
+	}
+	for (; *i < end; ++*i) {
+		len = strlen(d->line[*i]);
+		if (len && d->line[*i][len - 1] == '.') {
+			++*i;
+			return 0;
+		}
+	}
+	return doc_fail(t, *i, "no format line ending in '.' after .TS");
+}
+
+/*
+ * The notes after the table: .TP, .B PURPOSE, then its text up to the
+ * next request; or, when there is none, the sentence that says so.
+ */
+static int man_notes(struct doc_table *t, const struct doc_lines *d, int i,
+		     int end)
+{
+	char purpose[64], text[1024] = "";
+	bool sentence = false, notes = false;
+	struct doc_row *r;
+	int k;
+	size_t len;
+
+	for (; i < end; i++) {
+		sentence |= !strcmp(d->line[i], DOC_NO_NOTES);
+		if (strcmp(d->line[i], ".TP"))
+			continue;
+		if (i + 1 >= end || strncmp(d->line[i + 1], ".B ", 3))
+			return doc_fail(t, i + 2, "want .B PURPOSE after .TP");
+		snprintf(purpose, sizeof(purpose), "%s", d->line[i + 1] + 3);
+		for (k = 0, r = NULL; k < t->n; k++)
+			if (!strcmp(t->row[k].purpose, purpose))
+				r = &t->row[k];
+		if (!r)
+			return doc_fail(t, i + 2, "a note for %s, which has no row",
+					purpose);
+		if (*r->note)
+			return doc_fail(t, i + 2, "a second note for %s", purpose);
+		text[0] = '\0';
+		for (i += 2; i < end && d->line[i][0] != '.'; i++) {
+			len = strlen(text);
+			snprintf(text + len, sizeof(text) - len, "%s%s",
+				 len ? " " : "", d->line[i]);
+		}
+		i--;
+		if (!*text)
+			return doc_fail(t, i + 1, "an empty note for %s", purpose);
+		if (roff_text(t, i + 1, text, r->note, sizeof(r->note)))
+			return -1;
+		notes = true;
+	}
+	if (notes && sentence)
+		return doc_fail(t, 0, "notes, and the sentence \"%s\"",
+				DOC_NO_NOTES);
+	if (!notes && !sentence)
+		return doc_fail(t, 0, "no note, and not the sentence \"%s\"",
+				DOC_NO_NOTES);
+	return 0;
+}
+
+static int man_parse(struct doc_table *t, struct doc_lines *d)
+{
+	static const char *const head[4] = {
+		"purpose", "program", "Debian 12 package", "capabilities",
+	};
+	char cell[5][MAN_CELL], text[MAN_CELL];
+	int i, sec, end, n, k;
+	char tab;
+
+	for (sec = 0; sec < d->n && strcmp(d->line[sec], ".SH POLICY"); sec++)
+		;
+	if (sec == d->n)
+		return doc_fail(t, 0, "no .SH POLICY section");
+	for (end = sec + 1; end < d->n && strncmp(d->line[end], ".SH ", 4);
+	     end++)
+		;
+	for (i = sec; i < end && strcmp(d->line[i], ".TS"); i++)
+		;
+	if (i == end)
+		return doc_fail(t, sec + 1, "no table (.TS) in the POLICY section");
+	i++;
+	if (man_format(t, d, &i, end, &tab))
+		return -1;
+	if (i == end)
+		return doc_fail(t, i, "no header row after the format");
+	n = man_cells(t, d, &i, tab, cell, 5);
+	if (n < 0)
+		return -1;
+	for (k = 0; k < 4; k++)
+		if (n != 4 || roff_text(t, i + 1, cell[k], text, MAN_CELL) ||
+		    strcmp(text, head[k]))
+			return doc_fail(t, i + 1, "want the header %s, %s, %s, %s",
+					head[0], head[1], head[2], head[3]);
+	for (i++; i < end && strcmp(d->line[i], ".TE"); i++) {
+		int first = i + 1;
+
+		if (!strcmp(d->line[i], "_") || !strcmp(d->line[i], "="))
+			continue;
+		if (d->line[i][0] == '.')
+			return doc_fail(t, i + 1, "a request in the table");
+		n = man_cells(t, d, &i, tab, cell, 5);
+		if (n < 0)
+			return -1;
+		if (n != 4)
+			return doc_fail(t, first, "%d cells, want 4", n);
+		if (man_row(t, first, cell))
+			return -1;
+	}
+	if (i == end)
+		return doc_fail(t, i, "the table is not closed by .TE");
+	if (!t->n)
+		return doc_fail(t, i + 1, "the table has no row");
+	return man_notes(t, d, i + 1, end);
+}
+
+/* The table of the POLICY section of the man page text @text. */
+static int man_table(const char *text, struct doc_table *t)
+{
+	struct doc_lines d;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	doc_split(&d, text);
+	ret = man_parse(t, &d);
+	doc_free(&d);
+	return ret;
+}
+
+/* ---- the comparison ---- */
+
+static void doc_from_measured(struct doc_table *t)
+{
+	const struct umh_measured *m;
+	struct doc_row *r;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < umh_measured_nr && i < DOC_ROWS; i++) {
+		m = &umh_measured[i];
+		r = &t->row[t->n++];
+		snprintf(r->purpose, sizeof(r->purpose), "%s",
+			 purposes[m->purpose - 1]);
+		snprintf(r->program, sizeof(r->program), "%s", m->program);
+		snprintf(r->package, sizeof(r->package), "%s", m->package);
+		snprintf(r->version, sizeof(r->version), "%s", m->version);
+		snprintf(r->note, sizeof(r->note), "%s", m->note ?: "");
+		r->caps = m->caps;
+	}
+}
+
+static const struct doc_row *doc_find(const struct doc_table *t,
+				      const char *purpose)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->row[i].purpose, purpose))
+			return &t->row[i];
+	return NULL;
+}
+
+#define DOC_DIFF(field, what) do {					\
+	if (strcmp(w->field, g->field)) {				\
+		TH_LOG("%s: %s is \"%s\" in %s, \"%s\" in %s",		\
+		       w->purpose, what, w->field, wname, g->field,	\
+		       gname);						\
+		diffs++;						\
+	}								\
+} while (0)
+
+/*
+ * Every difference between two tables, logged: rows, programs, packages,
+ * versions, capabilities and, if @notes, the notes.  Returns how many.
+ */
+static int doc_compare(struct __test_metadata *_metadata,
+		       const struct doc_table *want, const char *wname,
+		       const struct doc_table *got, const char *gname,
+		       bool notes)
+{
+	const struct doc_row *w, *g;
+	int i, diffs = 0;
+
+	for (i = 0; i < want->n; i++) {
+		w = &want->row[i];
+		g = doc_find(got, w->purpose);
+		if (!g) {
+			TH_LOG("%s: a row in %s, none in %s", w->purpose,
+			       wname, gname);
+			diffs++;
+			continue;
+		}
+		DOC_DIFF(program, "the program");
+		DOC_DIFF(package, "the package");
+		DOC_DIFF(version, "the version");
+		if (notes)
+			DOC_DIFF(note, "the note");
+		if (w->caps != g->caps) {
+			TH_LOG("%s: capabilities only in %s: %s; only in %s: %s",
+			       w->purpose, wname, names(w->caps & ~g->caps),
+			       gname, names(g->caps & ~w->caps));
+			diffs++;
+		}
+	}
+	for (i = 0; i < got->n; i++)
+		if (!doc_find(want, got->row[i].purpose)) {
+			TH_LOG("%s: a row in %s, none in %s",
+			       got->row[i].purpose, gname, wname);
+			diffs++;
+		}
+	return diffs;
+}
+
+/* A whole file, NUL-terminated, or NULL (errno set). */
+static char *slurp_file(const char *path)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f, *m;
+	int c;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
+	while ((c = getc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* A file of the umhcap source tree (make check sets UMHCAP_SRC). */
+static const char *src_path(const char *rel)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s/%s", getenv("UMHCAP_SRC") ?: ".", rel);
+	return b;
+}
+
+/* The fixture's rows, as the admin guide's format gives them. */
+static const struct {
+	const char *purpose, *program, *package, *version;
+	uint64_t caps;
+} fixture_rows[] = {
+	{ "modprobe", "/sbin/modprobe", "kmod", "30+20221128-1",
+	  B(CAP_SYS_MODULE) },
+	{ "coredump", "/lib/systemd/systemd-coredump", "systemd-coredump",
+	  "252.38-1~deb12u1", B(CAP_SYS_PTRACE) },
+	{ "uevent", "/sbin/mdev", "busybox-static", "1:1.35.0-4+deb12u1+b1",
+	  B(CAP_CHOWN) | B(CAP_MKNOD) },
+	{ "request_key", "/sbin/request-key", "keyutils", "1.6.3-2", 0 },
+	{ "release_agent", "/sbin/umh-release-agent", "busybox-static",
+	  "1:1.35.0-4+deb12u1+b1", 0 },
+	{ "power", "/sbin/poweroff", "busybox-static",
+	  "1:1.35.0-4+deb12u1+b1", 0 },
+};
+
+static void expect_fixture_rows(struct __test_metadata *_metadata,
+				const struct doc_table *t)
+{
+	size_t i;
+
+	ASSERT_EQ((int)ARRAY_SIZE(fixture_rows), t->n);
+	for (i = 0; i < ARRAY_SIZE(fixture_rows); i++) {
+		ASSERT_STREQ(fixture_rows[i].purpose, t->row[i].purpose);
+		ASSERT_STREQ(fixture_rows[i].program, t->row[i].program);
+		ASSERT_STREQ(fixture_rows[i].package, t->row[i].package);
+		ASSERT_STREQ(fixture_rows[i].version, t->row[i].version);
+		ASSERT_EQ(fixture_rows[i].caps, t->row[i].caps);
+	}
+}
+
+/* @text with the first @from replaced by @to; static. */
+static const char *edited(const char *text, const char *from, const char *to)
+{
+	static char buf[1 << 14];
+	const char *at = strstr(text, from);
+
+	if (!at)
+		abort();
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - text), text, to,
+		 at + strlen(from));
+	return buf;
+}
+
+/* The rows of the fixture, laid out in columns of other widths. */
+static const char *relaid(void)
+{
+	static const int width[RST_COLS] = { 15, 32, 38, 22 };
+	static char buf[4096];
+	char rule[160], pkg[128], caps[128];
+	const char *l;
+	size_t i, k;
+	int n = 0;
+
+	for (i = 0; i < RST_COLS; i++) {
+		memset(rule + n, '=', width[i]);
+		n += width[i];
+		rule[n++] = ' ';
+	}
+	rule[n - 1] = '\0';
+	n = snprintf(buf, sizeof(buf),
+		     "Measured needs\n--------------\n\n%s\n%-15s %-32s %-38s %s\n%s\n",
+		     rule, "Purpose", "Program", "Debian 12 package",
+		     "Capabilities", rule);
+	for (i = 0; i < ARRAY_SIZE(fixture_rows); i++) {
+		l = names(fixture_rows[i].caps);
+		for (k = 0; l[k] && k < sizeof(caps) - 1; k++)
+			caps[k] = fixture_rows[i].caps ? toupper(l[k]) : l[k];
+		caps[k] = '\0';
+		snprintf(pkg, sizeof(pkg), "%s %s", fixture_rows[i].package,
+			 fixture_rows[i].version);
+		n += snprintf(buf + n, sizeof(buf) - n, "%-15s %-32s %-38s %s\n",
+			      fixture_rows[i].purpose, fixture_rows[i].program,
+			      pkg, caps);
+	}
+	snprintf(buf + n, sizeof(buf) - n, "%s\n", rule);
+	return buf;
+}
+
+TEST(rst_parser_fixture)
+{
+	static const struct {
+		const char *from, *to, *err;
+	} bad[] = {
+		{ "Measured needs\n", "Measured need\n",
+		  "no \"Measured needs\" section" },
+		{ "CAP_SYS_PTRACE", "CAP_SYS_PTRAC",
+		  "unknown capability \"CAP_SYS_PTRAC\"" },
+		{ "CAP_CHOWN, CAP_MKNOD", "CAP_CHOWN,CAP_MKNOD",
+		  "separate capabilities with \", \"" },
+		{ "CAP_CHOWN, CAP_MKNOD", "CAP_CHOWN,  CAP_MKNOD",
+		  "separate capabilities with \", \"" },
+		{ "CAP_CHOWN, CAP_MKNOD", "cap_chown, cap_mknod",
+		  "want CAP_CHOWN-style names" },
+		{ "CAP_CHOWN, CAP_MKNOD", "CAP_CHOWN, CAP_CHOWN",
+		  "CAP_CHOWN twice" },
+		{ "CAP_SYS_MODULE", "CAP_SYS_MODULE CAP_KILL",
+		  "want CAP_CHOWN-style names" },
+		{ "CAP_SYS_MODULE", "", "want a package, its version and the capabilities" },
+		{ "keyutils 1.6.3-2   ", "keyutils           ",
+		  "want a package, its version and the capabilities" },
+		{ "kmod 30+20221128-1", "Kmod 30+20221128-1",
+		  "bad Debian package name \"Kmod\"" },
+		{ "kmod 30+20221128-1", "kmod v30+20221128", "bad Debian version" },
+		{ "power          /sbin/poweroff ", "modprobe       /sbin/poweroff ",
+		  "purpose modprobe twice" },
+		{ "power          /sbin/poweroff ", "powerr         /sbin/poweroff ",
+		  "unknown purpose \"powerr\"" },
+		{ "/lib/systemd/systemd-coredump   ",
+		  "/lib/systemd/systemd-coredump-xy ",
+		  "text crosses the boundary of column Program" },
+		{ "/sbin/mdev  ", "sbin/mdev   ", "want an absolute path" },
+		{ "Capabilities\n", "Caps\n", "header \"Caps\" where \"Capabilities\" belongs" },
+		{ "CAP_SYS_PTRACE\n", "CAP_SYS_PTRACE\n\n", "not closed by its = rule" },
+		{ "none\n==", "none\n\n==", "not closed by its = rule" },
+		{ "modprobe       /", "\tmodprobe      /", "a tab in the table" },
+	};
+	struct doc_table t;
+	char *text;
+	size_t i;
+
+	text = slurp_file(src_path("tests/measured-needs.rst"));
+	ASSERT_NE(NULL, text) TH_LOG("%s: %s", src_path("tests/measured-needs.rst"),
+			      strerror(errno));
+	ASSERT_EQ(0, rst_table(text, &t)) TH_LOG("%s", t.err);
+	expect_fixture_rows(_metadata, &t);
+	/* Other column widths, same rows. */
+	ASSERT_EQ(0, rst_table(relaid(), &t)) TH_LOG("%s\n%s", t.err, relaid());
+	expect_fixture_rows(_metadata, &t);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, rst_table(edited(text, bad[i].from, bad[i].to),
+					&t))
+			TH_LOG("took \"%s\" for \"%s\"", bad[i].to, bad[i].from);
+		EXPECT_TRUE(strstr(t.err, bad[i].err) != NULL)
+			TH_LOG("\"%s\" for \"%s\": error \"%s\", want \"%s\"",
+			       bad[i].to, bad[i].from, t.err, bad[i].err);
+	}
+	free(text);
+}
+
+static const char man_sample[] =
+	".SH POLICY\n"
+	"text\n"
+	".na\n"
+	".TS\n"
+	"tab(@);\n"
+	"lB lB lB lB\n"
+	"l lw(17) lw(21) l.\n"
+	"purpose@program@Debian 12 package@capabilities\n"
+	"_\n"
+	"modprobe@/sbin/modprobe@kmod 30+20221128\\-1@cap_sys_module\n"
+	"coredump@T{\n"
+	"\\%/lib/systemd/\\:systemd\\-coredump\n"
+	"T}@T{\n"
+	"systemd\\-coredump\n"
+	"252.38\\-1\\(tideb12u1\n"
+	"T}@T{\n"
+	"cap_chown, cap_sys_ptrace\n"
+	"T}\n"
+	".TE\n"
+	".ad\n"
+	".PP\n"
+	"More text.\n"
+	".TP\n"
+	".B coredump\n"
+	"cap_chown is kept: \\fBsystemd\\-coredump\\fR\n"
+	"chowns its files.\n"
+	".PP\n"
+	"The end.\n"
+	".SH EXIT STATUS\n"
+	".TP\n"
+	".B 0\n";
+
+TEST(man_parser)
+{
+	static const struct {
+		const char *from, *to, *err;
+	} bad[] = {
+		{ ".SH POLICY", ".SH POLICIES", "no .SH POLICY section" },
+		{ ".TS\n", ".PP\n", "no table (.TS)" },
+		{ "\\(ti", "\\(tx", "unknown escape \"\\(tx\"" },
+		{ ".TE\n", "", "a request in the table" },
+		{ "cap_sys_module", "CAP_SYS_MODULE", "want cap_chown-style names" },
+		{ "cap_sys_module", "sys_module", "unknown capability" },
+		{ "kmod 30", "kmod  30", "want a package and its version" },
+		{ "cap_chown, cap_sys_ptrace", "cap_chown,cap_sys_ptrace",
+		  "separate capabilities with \", \"" },
+		{ "kmod 30+20221128\\-1", "kmod", "want a package and its version" },
+		{ "@cap_sys_module", "@x@cap_sys_module", "5 cells, want 4" },
+		{ "@cap_sys_module", "", "3 cells, want 4" },
+		{ "T}\n.TE", ".TE", "a request in a text block" },
+		{ "T}@T{\ncap_chown", "T}x@T{\ncap_chown", "text after T}" },
+		{ "purpose@program", "purpose@path", "want the header" },
+		{ "modprobe@", "modprob@", "unknown purpose \"modprob\"" },
+		{ ".B coredump", ".B uevent", "a note for uevent, which has no row" },
+		{ ".B coredump", ".I coredump", "want .B PURPOSE after .TP" },
+		{ "The end.", DOC_NO_NOTES, "notes, and the sentence" },
+		{ ".TP\n.B coredump\n", ".PP\n.PP\n", "no note, and not the sentence" },
+		{ "chowns", "\\*(ow", "unknown escape" },
+	};
+	struct doc_table t;
+	size_t i;
+
+	ASSERT_EQ(0, man_table(man_sample, &t)) TH_LOG("%s", t.err);
+	ASSERT_EQ(2, t.n);
+	ASSERT_STREQ("modprobe", t.row[0].purpose);
+	ASSERT_STREQ("30+20221128-1", t.row[0].version);
+	ASSERT_EQ(B(CAP_SYS_MODULE), t.row[0].caps);
+	ASSERT_STREQ("", t.row[0].note);
+	ASSERT_STREQ("/lib/systemd/systemd-coredump", t.row[1].program);
+	ASSERT_STREQ("systemd-coredump", t.row[1].package);
+	ASSERT_STREQ("252.38-1~deb12u1", t.row[1].version);
+	ASSERT_EQ(B(CAP_CHOWN) | B(CAP_SYS_PTRACE), t.row[1].caps);
+	ASSERT_STREQ("cap_chown is kept: systemd-coredump chowns its files.",
+		     t.row[1].note);
+	/* Without notes, the sentence that says so. */
+	ASSERT_EQ(0, man_table(edited(man_sample, ".TP\n.B coredump\n"
+				      "cap_chown is kept: \\fBsystemd\\-coredump\\fR\n"
+				      "chowns its files.\n", DOC_NO_NOTES "\n"),
+			       &t)) TH_LOG("%s", t.err);
+	ASSERT_STREQ("", t.row[1].note);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, man_table(edited(man_sample, bad[i].from,
+					       bad[i].to), &t))
+			TH_LOG("took \"%s\" for \"%s\"", bad[i].to, bad[i].from);
+		EXPECT_TRUE(strstr(t.err, bad[i].err) != NULL)
+			TH_LOG("\"%s\" for \"%s\": error \"%s\", want \"%s\"",
+			       bad[i].to, bad[i].from, t.err, bad[i].err);
+	}
+}
+
+/* measured.c and the POLICY section of umhcap.8 show the same table. */
+TEST(drift_measured_man)
+{
+	struct doc_table c, man;
+	char *text;
+
+	text = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, text) TH_LOG("%s: %s", src_path("umhcap.8"),
+			      strerror(errno));
+	ASSERT_EQ(0, man_table(text, &man))
+		TH_LOG("%s: %s", src_path("umhcap.8"), man.err);
+	free(text);
+	doc_from_measured(&c);
+	ASSERT_EQ(0, doc_compare(_metadata, &c, "measured.c", &man,
+				 "umhcap.8", true));
+}
+
+/*
+ * ... and so does the kernel's admin guide.  Without the kernel tree this
+ * fails: a table no test compared may have drifted.
+ */
+TEST(drift_measured_guide)
+{
+	const char *ksrc = getenv("UMHCAP_KSRC");
+	struct doc_table c, guide;
+	char path[PATH_MAX];
+	char *text;
+
+	ASSERT_TRUE(ksrc && *ksrc)
+		TH_LOG("KSRC is not set: run make check KSRC=DIR, DIR the patched kernel tree whose Documentation/admin-guide/usermode-helper-caps.rst holds the measured table (the project's make check gives $HOME/.cache/umhcap/patched/src)");
+	snprintf(path, sizeof(path),
+		 "%s/Documentation/admin-guide/usermode-helper-caps.rst", ksrc);
+	text = slurp_file(path);
+	ASSERT_NE(NULL, text)
+		TH_LOG("%s: %s; is KSRC the patched kernel tree?", path,
+		       strerror(errno));
+	ASSERT_EQ(0, rst_table(text, &guide)) TH_LOG("%s: %s", path, guide.err);
+	free(text);
+	doc_from_measured(&c);
+	ASSERT_EQ(0, doc_compare(_metadata, &c, "measured.c", &guide, path,
+				 false));
+}
+
+/* ---- JSON ---- */
+
+/* Every JSON output is valid and ends with a newline, as umhcap.8 says. */
+TEST_F(umh, json_ends_with_newline)
+{
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "show"));
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, RUN(self->root, "--json", "show", "coredump"));
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn"));
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--json", "--include-idle",
+			 "power"));
+	ASSERT_JSON(res.out);
+	unpatch(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "show"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "\"per_purpose\":false,");
+}
+
 /* ---- misc ---- */
 
 TEST_F(umh, help_and_version)
@@ -2325,6 +3665,7 @@ TEST_F(umh, help_and_version)
 	ASSERT_HAS(res.out, "usage: umhcap");
 	ASSERT_HAS(res.out, "export [--learned [--include-idle]] --sysctl|--cmdline");
 	ASSERT_HAS(res.out, "learn --apply [-n] [--include-idle]");
+	ASSERT_HAS(res.out, "\n  policy  ");
 	ASSERT_EQ(0, RUN(self->root, "--version"));
 	ASSERT_HAS(res.out, "umhcap 0.");
 }
