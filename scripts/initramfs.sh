@@ -48,8 +48,7 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 		fi
 	done
 	for f in /usr/bin/perl /usr/bin/getconf \
-		 $(ldd /usr/bin/perl /usr/bin/getconf | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | sort -u) \
-		 /lib64/ld-linux-x86-64.so.2; do
+		 $(elf_libs /usr/bin/perl /usr/bin/getconf); do
 		echo "file $f $(readlink -f $f) 0755 0 0"
 	done
 	(cd "$tests" && find . -mindepth 1 | sort) | while read -r f; do
