@@ -19,7 +19,7 @@
  *   power          busybox poweroff, as kernel.poweroff_cmd, reached
  *                  through orderly_poweroff(), asks init to power off.
  *
- * Two modes, chosen by the environment (the kernel command line):
+ * Two test modes, chosen by the environment (the kernel command line):
  *
  *  - learning (no UMH_REAL_MINUS): each job with open bounds; then
  *    "umhcap learn --apply" bounds each purpose to what its helpers used;
@@ -30,6 +30,10 @@
  *    line) are the learned sets less one capability of each purpose
  *    named; each such job must fail, unless the measured table says why
  *    the capability stays in the set anyway.
+ *
+ * And two commands for the demonstration of 'make run' (guest/demo.sh):
+ * "real_test setup" sets every helper up, and "real_test job PURPOSE"
+ * runs one helper's job and says whether it was done (exit 0) or not.
  */
 
 #define _GNU_SOURCE
@@ -234,6 +238,12 @@ static int coredump_setup(void)
 	if (socket_side < 0)
 		return -errno;
 	if (!socket_side) {
+		int fd = open("/run/umhreal-coredump-socket.log",
+			      O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+		/* Its notes on each connection, away from the KTAP. */
+		dup2(fd, 1);
+		dup2(fd, 2);
 		execl("/usr/bin/systemd-socket-activate",
 		      "systemd-socket-activate", "--seqpacket", "--accept",
 		      "--listen=" COREDUMP_SOCK, "/lib/systemd/systemd-coredump",
@@ -367,7 +377,8 @@ static int request_key_job(char *why, size_t n)
 	int status;
 	pid_t pid;
 
-	snprintf(desc, sizeof(desc), "umhreal:%d", ++seq);
+	/* The demo runs each job in a process of its own. */
+	snprintf(desc, sizeof(desc), "umhreal:%d:%d", getpid(), ++seq);
 	snprintf(info, sizeof(info), "payload-%d", seq);
 	pid = fork();
 	if (pid < 0)
@@ -689,10 +700,36 @@ static void minus(char *list)
 	}
 }
 
-int main(void)
+/* The demonstration's commands: "setup", and "job PURPOSE". */
+static int command(int argc, char **argv)
+{
+	const struct real *r;
+	char why[256] = "";
+	int ret = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "setup")) {
+		print_versions();
+		setup_all();
+		for (size_t i = 0; i < NR_REAL; i++)
+			ret |= setup_err[i];
+		return ret ? 1 : 0;
+	}
+	if (argc != 3 || strcmp(argv[1], "job") || !(r = real_lookup(argv[2]))) {
+		fprintf(stderr, "usage: real_test [setup | job PURPOSE]\n");
+		return 2;
+	}
+	ret = r->job(why, sizeof(why));
+	printf("%s: %s: %s%s\n", r->purpose, r->what,
+	       ret ? "FAILED: " : "done", why);
+	return ret ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	char *list = getenv("UMH_REAL_MINUS");
 
+	if (argc > 1)
+		return command(argc, argv);
 	ksft_print_header();
 	if (!may_narrow())
 		ksft_exit_skip("narrows bounds for good: set UMH_SELFTEST_NARROW=1\n");

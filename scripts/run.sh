@@ -10,7 +10,8 @@ K=$UMHCAP_BUILD/patched
 kernel=$K/obj/arch/x86/boot/bzImage
 case ${1:-} in
 demo)
-	"$TOP/scripts/boot.sh" "$kernel" "$K/initramfs.cpio" \
+	# With Debian's own helpers (scripts/realhelpers.sh).
+	"$TOP/scripts/boot.sh" "$kernel" "$K/initramfs-real.cpio" \
 		"$UMHCAP_BUILD/run/demo" kunit.enable=0 umhcap.run=demo
 	cat "$UMHCAP_BUILD/run/demo/tests.log"
 	;;
