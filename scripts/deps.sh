@@ -16,6 +16,7 @@ set -eu
 # Debian root, where anything left out of this table is missing.
 NEEDS='
 /usr/src/linux-source-6.12.tar.xz	linux-source-6.12
+/usr/src/linux-config-6.12		linux-config-6.12
 /bin/busybox				busybox-static
 /bin/bash-static			bash-static
 qemu-system-x86_64			qemu-system-x86
@@ -65,7 +66,7 @@ DEBDIR=$UMHCAP_BUILD/debs
 
 # The packages 'make deps' installs.  The table above is what they must
 # provide; check() below holds this list to it.
-PKGS="linux-source-6.12 busybox-static bash-static qemu-system-x86 sparse
+PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system-x86 sparse
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
 git rsync kmod python3-ply python3-git mmdebstrap util-linux coreutils mawk

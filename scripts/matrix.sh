@@ -1,0 +1,265 @@
+#!/bin/sh
+# The configurations of config/matrix: what the series must do in each.
+#
+#   matrix.sh objs [NAME...]   the "objs" lines (all, or those named), as
+#                              KTAP on stdout: each configures as asked,
+#                              and the C files the series touches compile
+#                              with no warning more than unpatched
+#   matrix.sh list ACTION      the names of the lines whose action is
+#                              ACTION ("boot" matches every boot:T)
+#   matrix.sh tests NAME       the T of a boot:T line
+#   matrix.sh kernel NAME      build the kernel of a suite or boot line
+#                              (scripts/kernel.sh); prints its bzImage
+#
+# The patched and unpatched trees are those of 'make kernel' and of
+# 'kernel.sh --vanilla vanilla'; objects go to $UMHCAP_BUILD/matrix/NAME.
+# Progress goes to stderr.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+MATRIX=${UMHCAP_MATRIX:-$TOP/config/matrix}
+M=$UMHCAP_BUILD/matrix
+P=$UMHCAP_BUILD/patched
+V=$UMHCAP_BUILD/vanilla
+
+# The lines of the matrix, comments and blank lines left out.
+lines() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$MATRIX"; }
+
+# NAME: its line, or die.
+line_of() {
+	l=$(lines | awk -v n="$1" '$1 == n')
+	[ -n "$l" ] || die "no configuration '$1' in $MATRIX"
+	echo "$l"
+}
+
+# BASE OPTION...: the configuration fragment of a line's options, with
+# CONFIG_X=n written as Kconfig writes it; ARCH= is not a Kconfig option.
+fragment() {
+	shift
+	for opt in "$@"; do
+		case $opt in
+		ARCH=*|sparse) ;;
+		CONFIG_*=n) echo "# ${opt%=n} is not set" ;;
+		CONFIG_*=*) echo "$opt" ;;
+		*) die "bad option '$opt' in $MATRIX" ;;
+		esac
+	done
+}
+
+# OPTION...: the ARCH= of a line, x86_64 if none.
+arch_of() {
+	arch=x86_64
+	for opt in "$@"; do
+		case $opt in ARCH=*) arch=${opt#ARCH=} ;; esac
+	done
+	echo "$arch"
+}
+
+# BASE: the fragments of config/ a small base merges (absolute paths).
+small_frags() {
+	f="$TOP/config/series.config"
+	case $1 in
+	small) ;;
+	small+*) f="$f $TOP/config/${1#small+}.config" ;;
+	*) die "bad base '$1' in $MATRIX" ;;
+	esac
+	for x in $f; do [ -r "$x" ] || die "no fragment $x"; done
+	echo "$f"
+}
+
+# The options of .config in DIR that the line asked for and did not get.
+lost_options() { # DIR OPTION...
+	cfg=$1/.config
+	shift
+	for opt in "$@"; do
+		case $opt in
+		CONFIG_*=n)
+			! grep -q "^${opt%=n}=" "$cfg" || printf ' %s' "$opt" ;;
+		CONFIG_*=*)
+			want=$(echo "$opt" | tr -d '"')
+			grep -qx "$(echo "$want" | sed 's/=\(.*\)/="*\1"*/')" "$cfg" ||
+				printf ' %s' "$opt" ;;
+		esac
+	done
+}
+
+export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
+export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
+
+# SRC OBJ ARCH ARGS...: make in a tree, quietly.
+kmake() {
+	_src=$1 _obj=$2 _arch=$3
+	shift 3
+	make -s -C "$_src" O="$_obj" ARCH="$_arch" CC="ccache gcc" \
+		HOSTCC="ccache gcc" "$@"
+}
+
+# SRC OBJ ARCH BASE OPTION...: write OBJ/.config for a line.
+configure() {
+	s=$1 o=$2 a=$3 cbase=$4
+	shift 4
+	mkdir -p "$o"
+	fragment "$cbase" "$@" >"$o/options.config"
+	case $cbase in
+	debian:*)
+		cfg=/usr/src/linux-config-6.12/config.${cbase#debian:}.xz
+		[ -r "$cfg" ] || die "no $cfg; run 'make deps' (linux-config-6.12)"
+		xz -dc "$cfg" >"$o/.config"
+		frags="$o/options.config" ;;
+	*)
+		kmake "$s" "$o" "$a" tinyconfig >/dev/null
+		frags="$TOP/config/umhcap.config $(small_frags "$cbase") $o/options.config" ;;
+	esac
+	# shellcheck disable=SC2086
+	(cd "$o" && ARCH=$a "$s/scripts/kconfig/merge_config.sh" -m -O "$o" \
+		"$o/.config" $frags >/dev/null)
+	kmake "$s" "$o" "$a" olddefconfig >/dev/null
+}
+
+# The C files the series adds or changes, from the patches themselves
+# (its tests and tools/ left out): as scripts/gates.sh.
+series_files() {
+	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP"/patches/0*.patch |
+		grep -v -e '^tools/' -e '_test\.c$' | sort -u
+}
+
+# SRC OBJ ARCH TOOL FILE...: compile FILEs afresh with TOOL (W=1, or C=2
+# for sparse) and print every warning and error, one per line, with the
+# tree's path (absolute, or relative to OBJ) and the line numbers left
+# out, so that trees compare.
+# ccache replays a cached compiler's warnings.
+diagnostics() {
+	ds=$1 dobj=$2 da=$3 tool=$4
+	shift 4
+	objs=
+	for f in "$@"; do
+		rm -f "$dobj/${f%.c}.o"
+		objs="$objs ${f%.c}.o"
+	done
+	# shellcheck disable=SC2086
+	kmake "$ds" "$dobj" "$da" -k -j"$JOBS" $tool $objs 2>&1 |
+		sed -n -e 's#^[^ :]*/src/##' \
+			-e 's#^\([^ :]*\):[0-9]*:[0-9:]* \(warning\|error\): #\1: \2: #p' |
+		sort
+}
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+notok() { n=$((n + 1)); echo "not ok $n $*"; }
+
+# NAME BASE OPTION...: one "objs" line.
+objs_line() {
+	name=$1 base=$2
+	shift 2
+	a=$(arch_of "$@")
+	tools="W=1"
+	case " $* " in *" sparse "*) tools="W=1 C=2" ;; esac
+	po=$M/$name/patched
+	vo=$M/$name/vanilla
+	step "$name: configuring ($base $*)"
+	configure "$P/src" "$po" "$a" "$base" "$@"
+	lost=$(lost_options "$po" "$@")
+	if [ -n "$lost" ]; then
+		notok "$name: configures as asked: lost after olddefconfig:$lost"
+		for t in $tools; do notok "$name: $t # SKIP not configured"; done
+		return
+	fi
+	ok "$name: configures as asked ($a, $(grep -c '=[ym]$' "$po/.config") options on)"
+	kmake "$P/src" "$po" "$a" -j"$JOBS" prepare >"$po/prepare.log" 2>&1 || {
+		sed 's/^/# /' "$po/prepare.log" | tail -n 20
+		for t in $tools; do notok "$name: $t: make prepare failed"; done
+		return
+	}
+	# shellcheck disable=SC2046
+	set -- $(series_files)
+	for t in $tools; do
+		step "$name: $t on the $# files the series touches"
+		diagnostics "$P/src" "$po" "$a" "$t" "$@" >"$po/$t.txt"
+		# The unpatched tree's count, computed once per configuration
+		# and tool: neither the tree nor the compiler changes.
+		key=$( { cat "$po/.config"; echo "$t $*"; gcc --version
+			 sparse --version 2>/dev/null
+			 ls -lL --time-style=+%s "$KSRC_TARBALL"; } |
+			 sha256sum | cut -d' ' -f1)
+		cache=$M/cache/$key
+		if [ ! -f "$cache" ]; then
+			step "$name: $t, unpatched"
+			mkdir -p "$vo" "$M/cache"
+			cp "$po/.config" "$vo/.config"
+			kmake "$V/src" "$vo" "$a" olddefconfig >/dev/null
+			kmake "$V/src" "$vo" "$a" -j"$JOBS" prepare >/dev/null 2>&1 ||
+				die "$name: make prepare failed in the unpatched tree"
+			existing=
+			for f in "$@"; do
+				[ ! -f "$V/src/$f" ] || existing="$existing $f"
+			done
+			# shellcheck disable=SC2086
+			diagnostics "$V/src" "$vo" "$a" "$t" $existing >"$cache.tmp"
+			mv "$cache.tmp" "$cache"
+		fi
+		cp "$cache" "$po/$t.unpatched.txt"
+		# What the patched tree says that the unpatched does not.
+		comm -23 "$po/$t.txt" "$cache" >"$po/$t.new.txt"
+		msg="$name: $t on $# files: $(wc -l <"$po/$t.txt") warnings, unpatched $(wc -l <"$cache")"
+		if [ -s "$po/$t.new.txt" ]; then
+			sed 's/^/# new: /' "$po/$t.new.txt"
+			notok "$msg, $(wc -l <"$po/$t.new.txt") new"
+		else
+			ok "$msg, none new"
+		fi
+	done
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+objs)
+	[ -r "$MATRIX" ] || die "no $MATRIX"
+	[ -d "$P/src" ] && [ -d "$V/src" ] ||
+		die "no patched or unpatched tree; run 'make kernel' and 'scripts/kernel.sh --vanilla vanilla'"
+	sel=$(lines | awk '$2 == "objs" { print $1 }')
+	[ $# -eq 0 ] || sel=$*
+	count=0
+	for name in $sel; do
+		# shellcheck disable=SC2046
+		set -- $(line_of "$name")
+		[ "$2" = objs ] || die "$name is not an objs line"
+		tools=2
+		case " $* " in *" sparse "*) tools=3 ;; esac
+		count=$((count + tools))
+	done
+	echo "TAP version 13"
+	echo "1..$count"
+	for name in $sel; do
+		# shellcheck disable=SC2046
+		set -- $(line_of "$name")
+		name=$1
+		shift 2
+		t0=$(date +%s)
+		objs_line "$name" "$@"
+		step "$name: $(($(date +%s) - t0)) s"
+	done ;;
+list)
+	[ $# -eq 1 ] || die "usage: matrix.sh list ACTION"
+	lines | awk -v a="$1" '$2 == a || (a == "boot" && $2 ~ /^boot:/) { print $1 }' ;;
+tests)
+	[ $# -eq 1 ] || die "usage: matrix.sh tests NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	case $2 in boot:?*) echo "${2#boot:}" ;; *) die "$1 is not a boot line" ;; esac ;;
+kernel)
+	[ $# -eq 1 ] || die "usage: matrix.sh kernel NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	name=$1 base=$3
+	shift 3
+	[ "$(arch_of "$@")" = x86_64 ] || die "$name: only x86_64 kernels boot here"
+	mkdir -p "$M"
+	fragment "$base" "$@" >"$M/$name.config"
+	# shellcheck disable=SC2046
+	exec "$TOP/scripts/kernel.sh" "$name" $(small_frags "$base") "$M/$name.config" ;;
+*)
+	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | kernel NAME" ;;
+esac
