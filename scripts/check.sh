@@ -126,6 +126,12 @@ timed make-tool readme_tool
 timed make-export readme_export
 needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 
+# The configurations of config/matrix that compile the series' files:
+# Debian's own, and the test kernel with each option the series meets
+# turned off or changed.
+mkdir -p "$R/matrix"
+timed matrix-objs "$S/matrix.sh" objs >"$R/matrix/tests.log"
+
 step "umhcap host tests"
 mkdir -p "$R/umhcap-host"
 timed umhcap-host make -s -C "$TOP/umhcap" check \
@@ -215,11 +221,23 @@ timed bench env BENCH_BOOTS=2 "$S/bench.sh" >"$R/bench.txt"
 mkdir -p "$R/gates"
 timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
 
-# The debug kernel (KASAN, lockdep, UBSAN, ...) runs the whole suite again.
-timed kernel-debug "$S/kernel.sh" debug "$TOP/config/series.config" \
-	"$TOP/config/debug.config" >"$R/bzImage.debug"
+# The booted lines of config/matrix: each kernel runs its line's tests.
+for cfg in $("$S/matrix.sh" list boot); do
+	timed "kernel-$cfg" "$S/matrix.sh" kernel "$cfg" >"$R/bzImage.$cfg"
+	# shellcheck disable=SC2046
+	timed "boot-$cfg" "$S/boot.sh" "$(cat "$R/bzImage.$cfg")" \
+		"$K/initramfs.cpio" "$R/$cfg" kunit.enable=0 \
+		$("$S/matrix.sh" params "$cfg") \
+		umhcap.run="$("$S/matrix.sh" tests "$cfg")"
+done
+
+# The kernels of config/matrix that run the whole suite again: the debug
+# kernel (PREEMPT_RT, KASAN, lockdep, UBSAN, ...).
 export BOOT_TIMEOUT=1800
-suite debug "$(cat "$R/bzImage.debug")" 40
+for cfg in $("$S/matrix.sh" list suite); do
+	timed "kernel-$cfg" "$S/matrix.sh" kernel "$cfg" >"$R/bzImage.$cfg"
+	suite "$cfg" "$(cat "$R/bzImage.$cfg")" 40
+done
 
 cat "$R/bench.txt" >&2
 summary

@@ -54,6 +54,8 @@ mkdir -p "$tests/guest"
 cc -O2 -Wall -Wextra -Werror -static -I"$dir/src/tools/testing/selftests" \
 	-o "$tests/guest/harmless_test" "$TOP/guest/harmless_test.c" ||
 	die "building guest/harmless_test.c failed"
+cc -O2 -Wall -Wextra -Werror -static -o "$tests/guest/umh_dispatch" \
+	"$TOP/guest/umh_dispatch.c" || die "building guest/umh_dispatch.c failed"
 mkdir -p "$tests/bench"
 for b in umh_bench true; do
 	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||

@@ -3,8 +3,9 @@
 #
 #   initramfs.sh SRC OUT.cpio TESTDIR
 #
-# It holds Debian's static busybox, guest/init, the boot-time helper and
-# everything under TESTDIR (installed as /tests).
+# It holds Debian's static busybox, guest/init, the boot-time helper, the
+# dispatcher of CONFIG_STATIC_USERMODEHELPER and everything under TESTDIR
+# (installed as /tests).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,8 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $TOP/guest/init 0755 0 0"
 	echo "file /sbin/umh-boot-helper $tests/umh/umh_helper 0755 0 0"
+	# The static-umh kernel's one helper program (config/matrix).
+	echo "file /sbin/umh-dispatch $tests/guest/umh_dispatch 0755 0 0"
 	# For the upstream sysctl selftest: bash, and perl and getconf with
 	# the libraries they load.
 	echo "file /bin/bash /bin/bash-static 0755 0 0"

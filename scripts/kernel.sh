@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build a small test kernel from a fresh tree.
 #
-#   kernel.sh [--vanilla] NAME [FRAGMENT...]
+#   kernel.sh [--vanilla] [--check-last] NAME [FRAGMENT...]
 #
 # The tree goes to $UMHCAP_BUILD/NAME/src and the objects to
 # $UMHCAP_BUILD/NAME/obj.  tinyconfig is merged with config/umhcap.config
@@ -11,11 +11,16 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 treeopt=
-if [ "${1:-}" = --vanilla ]; then
-	treeopt=--vanilla
+checklast=
+while :; do
+	case ${1:-} in
+	--vanilla) treeopt=--vanilla ;;
+	--check-last) checklast=1 ;;
+	*) break ;;
+	esac
 	shift
-fi
-[ $# -ge 1 ] || die "usage: kernel.sh [--vanilla] NAME [FRAGMENT...]"
+done
+[ $# -ge 1 ] || die "usage: kernel.sh [--vanilla] [--check-last] NAME [FRAGMENT...]"
 name=$1
 shift
 src=$UMHCAP_BUILD/$name/src
@@ -32,7 +37,7 @@ done
 need_tarball
 stamp=$UMHCAP_BUILD/$name/stamp
 inputs=$( {
-	echo "$treeopt"
+	echo "$treeopt${checklast:+ --check-last}"
 	ls -lL --time-style=+%s "$KSRC_TARBALL"
 	[ -n "$treeopt" ] || cat "$TOP/patches/series" "$TOP"/patches/0*.patch
 	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh" \
@@ -67,11 +72,18 @@ kmake tinyconfig >/dev/null
 kmake olddefconfig >/dev/null
 
 # Every option a fragment asked for must have survived olddefconfig.
+# With --check-last, only the last fragment's: it turns options off, and
+# what depended on them in the others goes with them.
 lost=
-for f in $frags; do
+check=$frags
+[ -z "$checklast" ] || check=$(echo "$frags" | awk '{ print $NF }')
+for f in $check; do
 	for want in $(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' "$f" | tr -d '"'); do
 		grep -qx "$(echo "$want" | sed 's/=\(.*\)/="*\1"*/')" "$obj/.config" ||
 			lost="$lost ${want%%=*}"
+	done
+	for off in $(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$f"); do
+		! grep -q "^$off=" "$obj/.config" || lost="$lost $off=n"
 	done
 done
 [ -z "$lost" ] || die "options lost after olddefconfig (missing dependency?):$lost"

@@ -8,6 +8,7 @@
 #   matrix.sh list ACTION      the names of the lines whose action is
 #                              ACTION ("boot" matches every boot:T)
 #   matrix.sh tests NAME       the T of a boot:T line
+#   matrix.sh params NAME      the kernel parameters of its param: options
 #   matrix.sh kernel NAME      build the kernel of a suite or boot line
 #                              (scripts/kernel.sh); prints its bzImage
 #
@@ -38,7 +39,7 @@ fragment() {
 	shift
 	for opt in "$@"; do
 		case $opt in
-		ARCH=*|sparse) ;;
+		ARCH=*|sparse|param:*) ;;
 		CONFIG_*=n) echo "# ${opt%=n} is not set" ;;
 		CONFIG_*=*) echo "$opt" ;;
 		*) die "bad option '$opt' in $MATRIX" ;;
@@ -249,6 +250,14 @@ tests)
 	# shellcheck disable=SC2046
 	set -- $(line_of "$1")
 	case $2 in boot:?*) echo "${2#boot:}" ;; *) die "$1 is not a boot line" ;; esac ;;
+params)
+	[ $# -eq 1 ] || die "usage: matrix.sh params NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	for opt in "$@"; do
+		case $opt in param:*) printf '%s ' "${opt#param:}" ;; esac
+	done
+	echo ;;
 kernel)
 	[ $# -eq 1 ] || die "usage: matrix.sh kernel NAME"
 	# shellcheck disable=SC2046
@@ -257,9 +266,14 @@ kernel)
 	shift 3
 	[ "$(arch_of "$@")" = x86_64 ] || die "$name: only x86_64 kernels boot here"
 	mkdir -p "$M"
-	fragment "$base" "$@" >"$M/$name.config"
+	fragment "$base" "$@" >"$M/$name-options.config"
+	# Options turned off take what depends on them along: hold the
+	# kernel to this line's options only.
+	check=
+	! grep -q '^# CONFIG_' "$M/$name-options.config" || check=--check-last
 	# shellcheck disable=SC2046
-	exec "$TOP/scripts/kernel.sh" "$name" $(small_frags "$base") "$M/$name.config" ;;
+	exec "$TOP/scripts/kernel.sh" $check "$name" $(small_frags "$base") \
+		"$M/$name-options.config" ;;
 *)
-	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | kernel NAME" ;;
+	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | kernel NAME" ;;
 esac
