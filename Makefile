@@ -13,7 +13,7 @@ K := $(UMHCAP_BUILD)/patched
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 S := $(TOP)/scripts
 
-.PHONY: help deps kernel guest run shell bench check edit export tool clean
+.PHONY: help deps kernel guest run shell bench check matrix edit export tool clean
 
 help:
 	@grep '^make [a-z]' README.md
@@ -39,6 +39,13 @@ bench: guest
 check: deps
 	@$(S)/check.sh
 
+# The configurations of config/matrix (LINES: some of them), the test
+# kernel's built whole.
+matrix: kernel
+	@$(S)/kernel.sh --vanilla vanilla >/dev/null
+	@$(S)/matrix.sh objs $(LINES)
+	@$(S)/matrix.sh link $(LINES)
+
 edit: deps
 	@$(S)/tree.sh --git $(UMHCAP_WORK)
 	@echo "work tree: $(UMHCAP_WORK); 'make export' writes its commits to patches/"
@@ -51,4 +58,4 @@ tool:
 
 clean:
 	@$(MAKE) -s -C $(TOP)/umhcap clean
-	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results run)
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results run matrix static-umh no-triggers)

@@ -102,6 +102,10 @@ readme_tool() { # make tool, then the tool answers --help
 	make -s -C "$TOP" tool && "$TOP/umhcap/umhcap" --help >/dev/null &&
 		make -s -C "$TOP" help | grep -q '^make check'
 }
+readme_matrix() { # make matrix, on one line: its objects, then the whole kernel
+	make -s -C "$TOP" matrix LINES=no-sysctl >"$R/matrix-link/tests.log" 2>"$R/make-matrix.err" ||
+		{ tail -n 20 "$R/make-matrix.err" >&2; return 1; }
+}
 readme_export() { # make edit, make export: patches/ stays byte-identical
 	rm -rf "$R/.patches.before"
 	cp -a "$TOP/patches" "$R/.patches.before"
@@ -129,8 +133,9 @@ needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
 # The configurations of config/matrix that compile the series' files:
 # Debian's own, and the test kernel with each option the series meets
 # turned off or changed.
-mkdir -p "$R/matrix"
+mkdir -p "$R/matrix" "$R/matrix-link"
 timed matrix-objs "$S/matrix.sh" objs >"$R/matrix/tests.log"
+timed make-matrix readme_matrix
 
 step "umhcap host tests"
 mkdir -p "$R/umhcap-host"

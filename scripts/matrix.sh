@@ -5,6 +5,10 @@
 #                              KTAP on stdout: each configures as asked,
 #                              and the C files the series touches compile
 #                              with no warning more than unpatched
+#   matrix.sh link [NAME...]   the "objs" lines on the test kernel (all,
+#                              or those named), as KTAP: each whole
+#                              kernel builds and links ('make matrix';
+#                              minutes each, so not in 'make check')
 #   matrix.sh list ACTION      the names of the lines whose action is
 #                              ACTION ("boot" matches every boot:T)
 #   matrix.sh tests NAME       the T of a boot:T line
@@ -150,18 +154,26 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); echo "not ok $n $*"; }
 
+# NAME BASE OPTION...: configure a line's patched object directory, $po,
+# for its architecture, $a; $lost: the options that did not survive.
+configure_line() {
+	name=$1 base=$2
+	shift 2
+	a=$(arch_of "$@")
+	po=$M/$name/patched
+	step "$name: configuring ($base $*)"
+	configure "$P/src" "$po" "$a" "$base" "$@"
+	lost=$(lost_options "$po" "$@")
+}
+
 # NAME BASE OPTION...: one "objs" line.
 objs_line() {
 	name=$1 base=$2
 	shift 2
-	a=$(arch_of "$@")
 	tools="W=1"
 	case " $* " in *" sparse "*) tools="W=1 C=2" ;; esac
-	po=$M/$name/patched
 	vo=$M/$name/vanilla
-	step "$name: configuring ($base $*)"
-	configure "$P/src" "$po" "$a" "$base" "$@"
-	lost=$(lost_options "$po" "$@")
+	configure_line "$name" "$base" "$@"
 	if [ -n "$lost" ]; then
 		notok "$name: configures as asked: lost after olddefconfig:$lost"
 		for t in $tools; do notok "$name: $t # SKIP not configured"; done
@@ -213,15 +225,62 @@ objs_line() {
 	done
 }
 
+# NAME BASE OPTION...: the whole kernel of an "objs" line on the test
+# kernel, built in its patched object directory.
+link_line() {
+	name=$1 base=$2
+	shift 2
+	configure_line "$name" "$base" "$@"
+	step "$name: building the whole kernel ($a)"
+	if [ -n "$lost" ]; then
+		notok "$name: links: lost after olddefconfig:$lost"
+		return
+	fi
+	targets="bzImage"
+	! grep -q '^CONFIG_MODULES=y' "$po/.config" || targets="$targets modules"
+	# shellcheck disable=SC2086
+	if kmake "$P/src" "$po" "$a" -j"$JOBS" $targets >"$po/build.log" 2>&1; then
+		ok "$name: the whole kernel builds and links ($targets)"
+	else
+		grep -E 'error|undefined' "$po/build.log" | head -n 20 | sed 's/^/# /'
+		notok "$name: the whole kernel builds and links ($targets)"
+	fi
+}
+
+# ACTION NAME...: the lines to run, all of ACTION's if none is named.
+selected() {
+	act=$1
+	shift
+	if [ $# -eq 0 ]; then
+		lines | awk -v a="$act" '$2 == "objs" && (a == "objs" || $3 ~ /^small/) { print $1 }'
+	else
+		echo "$@"
+	fi
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
+link)
+	[ -d "$P/src" ] || die "no patched tree; run 'make kernel'"
+	sel=$(selected link "$@")
+	echo "TAP version 13"
+	echo "1..$(echo $sel | wc -w)"
+	for name in $sel; do
+		# shellcheck disable=SC2046
+		set -- $(line_of "$name")
+		case $2/$3 in objs/small*) ;; *) die "$name is not an objs line on the test kernel" ;; esac
+		name=$1
+		shift 2
+		t0=$(date +%s)
+		link_line "$name" "$@"
+		step "$name: $(($(date +%s) - t0)) s"
+	done ;;
 objs)
 	[ -r "$MATRIX" ] || die "no $MATRIX"
 	[ -d "$P/src" ] && [ -d "$V/src" ] ||
 		die "no patched or unpatched tree; run 'make kernel' and 'scripts/kernel.sh --vanilla vanilla'"
-	sel=$(lines | awk '$2 == "objs" { print $1 }')
-	[ $# -eq 0 ] || sel=$*
+	sel=$(selected objs "$@")
 	count=0
 	for name in $sel; do
 		# shellcheck disable=SC2046
