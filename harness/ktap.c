@@ -14,9 +14,14 @@
  * failed.  Each boot also adds two results of its own: the guest ran to
  * its end (no hang, no panic), and the kernel log holds no kernel report.
  *
- * The last line is "N passed, N failed" (", N skipped" if any).  The exit
- * status is 0 only if nothing failed and, unless --allow-skip, nothing
- * was skipped.
+ * A BOOTDIR may also hold expected-skips: the names of tests, one per
+ * line, that must skip in that boot (a kernel built without the trigger
+ * they need).  Each must skip, or it counts as failed; its skip is still
+ * counted as skipped, never as passed, but does not fail the run.
+ *
+ * The last line is "N passed, N failed" (", N skipped" if any, and
+ * " (N expected)").  The exit status is 0 only if nothing failed and,
+ * unless --allow-skip, nothing was skipped that was not expected.
  */
 
 #include <ctype.h>
@@ -26,11 +31,19 @@
 #include <string.h>
 
 #define MAX_DEPTH	64
+#define MAX_EXPECTED	64
 #define DONE_MARKER	"# umhcap-guest: done"
 
 struct counts {
-	unsigned int passed, failed, skipped;
+	unsigned int passed, failed, skipped, expected;
 };
+
+/* The expected-skips of the boot being scanned. */
+static struct {
+	char name[256];
+	bool skipped;
+} expected[MAX_EXPECTED];
+static unsigned int nexpected;
 
 /* Per indentation depth: the open plan and what ran under it. */
 struct level {
@@ -42,12 +55,35 @@ struct level {
 
 static struct counts total;
 
+/* Whether the test @desc names ("NAME # SKIP why") must skip in this boot. */
+static bool skip_expected(const char *desc)
+{
+	size_t len = strcspn(desc, "#");
+	unsigned int i;
+
+	while (len && desc[len - 1] == ' ')
+		len--;
+	for (i = 0; i < nexpected; i++) {
+		if (strlen(expected[i].name) == len &&
+		    !strncmp(expected[i].name, desc, len)) {
+			expected[i].skipped = true;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void result(const char *boot, const char *file, const char *desc,
 		   int ok, bool skip)
 {
 	if (skip) {
 		total.skipped++;
-		printf("SKIP %s/%s: %s\n", boot, file, desc);
+		if (skip_expected(desc)) {
+			total.expected++;
+			printf("SKIP (expected) %s/%s: %s\n", boot, file, desc);
+		} else {
+			printf("SKIP %s/%s: %s\n", boot, file, desc);
+		}
 	} else if (ok) {
 		total.passed++;
 	} else {
@@ -183,18 +219,51 @@ static void tail(const char *path, int lines)
 	printf("----\n");
 }
 
-static void scan_boot(const char *dir)
+static void read_expected(const char *dir)
 {
-	char path[4096], line[4096], first[256] = "", name[256];
-	const char *boot = name;
-	size_t len = strlen(dir);
+	char path[4096], line[256];
+	FILE *f;
 
-	/* The name of a boot is its directory's, without trailing slashes. */
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	snprintf(name, sizeof(name), "%.*s", (int)len, dir);
-	if (strrchr(name, '/'))
-		boot = strrchr(name, '/') + 1;
+	nexpected = 0;
+	snprintf(path, sizeof(path), "%s/expected-skips", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line)
+			continue;
+		if (nexpected == MAX_EXPECTED) {
+			fprintf(stderr, "ktap: %s: more than %d names\n", path,
+				MAX_EXPECTED);
+			exit(2);
+		}
+		snprintf(expected[nexpected].name,
+			 sizeof(expected[nexpected].name), "%s", line);
+		expected[nexpected++].skipped = false;
+	}
+	fclose(f);
+}
+
+/* An expected skip that did not happen is a failure of its own. */
+static void check_expected(const char *boot)
+{
+	char desc[320];
+	unsigned int i;
+
+	for (i = 0; i < nexpected; i++) {
+		if (expected[i].skipped)
+			continue;
+		snprintf(desc, sizeof(desc), "%.255s was to skip here and did not",
+			 expected[i].name);
+		result(boot, "expected-skips", desc, 0, false);
+	}
+	nexpected = 0;
+}
+
+static void scan_results(const char *dir, const char *boot)
+{
+	char path[4096], line[4096], first[256] = "";
 	unsigned int nreports = 0, i;
 	bool done = false;
 	FILE *f;
@@ -238,6 +307,23 @@ static void scan_boot(const char *dir)
 	}
 }
 
+static void scan_boot(const char *dir)
+{
+	char name[256];
+	const char *boot = name;
+	size_t len = strlen(dir);
+
+	/* The name of a boot is its directory's, without trailing slashes. */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(name, sizeof(name), "%.*s", (int)len, dir);
+	if (strrchr(name, '/'))
+		boot = strrchr(name, '/') + 1;
+	read_expected(dir);
+	scan_results(dir, boot);
+	check_expected(boot);
+}
+
 int main(int argc, char **argv)
 {
 	bool allow_skip = false;
@@ -257,6 +343,9 @@ int main(int argc, char **argv)
 	printf("%u passed, %u failed", total.passed, total.failed);
 	if (total.skipped)
 		printf(", %u skipped", total.skipped);
+	if (total.expected)
+		printf(" (%u expected)", total.expected);
 	printf("\n");
-	return total.failed || (total.skipped && !allow_skip);
+	return total.failed ||
+	       (total.skipped > total.expected && !allow_skip);
 }

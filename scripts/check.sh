@@ -52,6 +52,9 @@ needed() {
 }
 
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
+# The counter itself, on boots whose count is known.
+mkdir -p "$R/ktap"
+timed ktap "$TOP/harness/ktap_test.sh" "$UMHCAP_BUILD/ktap" >"$R/ktap/tests.log"
 
 # The README's commands, as a reader types them, on the build the rest of
 # the run uses.  A README command that stops working fails here.
@@ -234,6 +237,8 @@ for cfg in $("$S/matrix.sh" list boot); do
 		"$K/initramfs.cpio" "$R/$cfg" kunit.enable=0 \
 		$("$S/matrix.sh" params "$cfg") \
 		umhcap.run="$("$S/matrix.sh" tests "$cfg")"
+	mkdir -p "$R/$cfg"
+	"$S/matrix.sh" skips "$cfg" >"$R/$cfg/expected-skips"
 done
 
 # The kernels of config/matrix that run the whole suite again: the debug

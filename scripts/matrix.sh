@@ -13,6 +13,8 @@
 #                              ACTION ("boot" matches every boot:T)
 #   matrix.sh tests NAME       the T of a boot:T line
 #   matrix.sh params NAME      the kernel parameters of its param: options
+#   matrix.sh skips NAME       the tests its skip: options expect to skip,
+#                              one per line (harness/ktap's expected-skips)
 #   matrix.sh kernel NAME      build the kernel of a suite or boot line
 #                              (scripts/kernel.sh); prints its bzImage
 #
@@ -43,7 +45,7 @@ fragment() {
 	shift
 	for opt in "$@"; do
 		case $opt in
-		ARCH=*|sparse|param:*) ;;
+		ARCH=*|sparse|param:*|skip:*) ;;
 		CONFIG_*=n) echo "# ${opt%=n} is not set" ;;
 		CONFIG_*=*) echo "$opt" ;;
 		*) die "bad option '$opt' in $MATRIX" ;;
@@ -317,6 +319,13 @@ params)
 		case $opt in param:*) printf '%s ' "${opt#param:}" ;; esac
 	done
 	echo ;;
+skips)
+	[ $# -eq 1 ] || die "usage: matrix.sh skips NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	for opt in "$@"; do
+		case $opt in skip:?*) echo "${opt#skip:}" | tr , '\n' ;; esac
+	done ;;
 kernel)
 	[ $# -eq 1 ] || die "usage: matrix.sh kernel NAME"
 	# shellcheck disable=SC2046
@@ -334,5 +343,5 @@ kernel)
 	exec "$TOP/scripts/kernel.sh" $check "$name" $(small_frags "$base") \
 		"$M/$name-options.config" ;;
 *)
-	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | kernel NAME" ;;
+	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | skips NAME | kernel NAME" ;;
 esac
