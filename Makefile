@@ -13,7 +13,7 @@ K := $(UMHCAP_BUILD)/patched
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 S := $(TOP)/scripts
 
-.PHONY: help deps kernel guest run shell bench check matrix edit export tool clean
+.PHONY: help deps kernel guest run shell bench check matrix debian edit export tool clean
 
 help:
 	@grep '^make [a-z]' README.md
@@ -45,6 +45,10 @@ matrix: kernel
 	@$(S)/kernel.sh --vanilla vanilla >/dev/null
 	@$(S)/matrix.sh objs $(LINES)
 	@$(S)/matrix.sh link $(LINES)
+
+# Debian's own amd64 configuration, built whole, through the guest suite.
+debian: guest
+	@$(S)/debian.sh
 
 edit: deps
 	@$(S)/tree.sh --git $(UMHCAP_WORK)

@@ -103,21 +103,7 @@ if grep -q '=m$' "$obj/.config"; then
 	kmake INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 \
 		DEPMOD=/usr/sbin/depmod modules_install >/dev/null ||
 		die "modules_install of $name failed"
-	{
-		echo "dir /lib 0755 0 0"
-		(cd "$obj/modroot" && find lib -mindepth 1 | sort) | while read -r f; do
-			if [ -d "$obj/modroot/$f" ]; then
-				echo "dir /$f 0755 0 0"
-			elif [ -L "$obj/modroot/$f" ]; then
-				: # build and source links point into this machine
-			else
-				echo "file /$f $obj/modroot/$f 0644 0 0"
-			fi
-		done
-	} >"$obj/modules.list"
-	cc -O2 -o "$obj/gen_init_cpio" "$src/usr/gen_init_cpio.c" &&
-		"$obj/gen_init_cpio" "$obj/modules.list" >"$obj/modules.cpio" ||
-		die "cannot pack the modules of $name"
+	pack_modules "$src" "$obj" || die "cannot pack the modules of $name"
 fi
 step "built $name in $(($(date +%s) - start)) s"
 echo "$inputs" >"$stamp"

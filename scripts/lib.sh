@@ -33,3 +33,23 @@ elf_libs() {
 	ldd "$@" | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' \
 		-e 's/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' | sort -u
 }
+
+# SRC OBJ: pack OBJ/modroot, where modules_install put a kernel's modules,
+# into OBJ/modules.cpio with the tree's gen_init_cpio.  scripts/boot.sh
+# appends it to the guest's initramfs.
+pack_modules() {
+	{
+		echo "dir /lib 0755 0 0"
+		(cd "$2/modroot" && find lib -mindepth 1 | sort) | while read -r f; do
+			if [ -d "$2/modroot/$f" ]; then
+				echo "dir /$f 0755 0 0"
+			elif [ -L "$2/modroot/$f" ]; then
+				: # build and source links point into this machine
+			else
+				echo "file /$f $2/modroot/$f 0644 0 0"
+			fi
+		done
+	} >"$2/modules.list"
+	cc -O2 -o "$2/gen_init_cpio" "$1/usr/gen_init_cpio.c" &&
+		"$2/gen_init_cpio" "$2/modules.list" >"$2/modules.cpio"
+}

@@ -16,7 +16,10 @@
 #   matrix.sh skips NAME       the tests its skip: options expect to skip,
 #                              one per line (harness/ktap's expected-skips)
 #   matrix.sh kernel NAME      build the kernel of a suite or boot line
-#                              (scripts/kernel.sh); prints its bzImage
+#                              (scripts/kernel.sh), or of a full line
+#                              (the patched tree of 'make kernel', with
+#                              the modules of its modules: option);
+#                              prints its bzImage
 #
 # The patched and unpatched trees are those of 'make kernel' and of
 # 'kernel.sh --vanilla vanilla'; objects go to $UMHCAP_BUILD/matrix/NAME.
@@ -45,7 +48,7 @@ fragment() {
 	shift
 	for opt in "$@"; do
 		case $opt in
-		ARCH=*|sparse|param:*|skip:*) ;;
+		ARCH=*|sparse|param:*|skip:*|modules:*) ;;
 		CONFIG_*=n) echo "# ${opt%=n} is not set" ;;
 		CONFIG_*=*) echo "$opt" ;;
 		*) die "bad option '$opt' in $MATRIX" ;;
@@ -249,6 +252,68 @@ link_line() {
 	fi
 }
 
+# NAME BASE OPTION...: the whole kernel of a "full" line, from the
+# patched tree, in $M/NAME, with only the modules its modules: option
+# names (and what they need): the kernel's localmodconfig, fed those
+# names as lsmod would print them, turns every other =m off.  A build
+# whose inputs have not changed is kept.  Prints the bzImage.
+full_kernel() {
+	name=$1 base=$2
+	shift 2
+	[ -d "$P/src" ] || die "no patched tree; run 'make kernel'"
+	po=$M/$name a=x86_64
+	need_tarball
+	inputs=$( {
+		echo "$base $*"
+		ls -lL --time-style=+%s "$KSRC_TARBALL" \
+			"/usr/src/linux-config-6.12/config.${base#debian:}.xz"
+		cat "$TOP/patches/series" "$TOP"/patches/0*.patch \
+			"$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$po/stamp" ] && [ "$(cat "$po/stamp")" = "$inputs" ] &&
+	   [ -f "$po/arch/x86/boot/bzImage" ]; then
+		step "$name is up to date with the series and configuration"
+		echo "$po/arch/x86/boot/bzImage"
+		return
+	fi
+	rm -rf "$po"
+	start=$(date +%s)
+	step "$name: configuring ($base)"
+	configure "$P/src" "$po" "$a" "$base" "$@"
+	mods=
+	for opt in "$@"; do
+		case $opt in modules:?*) mods=$(echo "${opt#modules:}" | tr , ' ') ;; esac
+	done
+	if [ -n "$mods" ]; then
+		{
+			echo "Module                  Size  Used by"
+			for m in $mods; do echo "$m 0 0"; done
+		} >"$po/lsmod"
+		yes '' | kmake "$P/src" "$po" "$a" LSMOD="$po/lsmod" \
+			localmodconfig >/dev/null 2>"$po/localmodconfig.log" ||
+			die "$name: localmodconfig failed; see $po/localmodconfig.log"
+		kmake "$P/src" "$po" "$a" olddefconfig >/dev/null
+	fi
+	lost=$(lost_options "$po" "$@")
+	[ -z "$lost" ] || die "$name: lost after olddefconfig:$lost"
+	step "$name: $(grep -c '=y$' "$po/.config") options built in, $(grep -c '=m$' "$po/.config") as modules; building with $JOBS jobs"
+	kmake "$P/src" "$po" "$a" -j"$JOBS" bzImage modules >"$po/build.log" 2>&1 || {
+		grep -E 'error|undefined' "$po/build.log" | head -n 20 >&2
+		die "$name: the build failed; see $po/build.log"
+	}
+	kmake "$P/src" "$po" "$a" INSTALL_MOD_PATH="$po/modroot" \
+		INSTALL_MOD_STRIP=1 DEPMOD=/usr/sbin/depmod modules_install \
+		>/dev/null || die "$name: modules_install failed"
+	for m in $mods; do
+		[ -n "$(find "$po/modroot" -name "$m.ko*")" ] ||
+			die "$name: module $m was not built"
+	done
+	pack_modules "$P/src" "$po" || die "$name: cannot pack its modules"
+	step "$name: built in $(($(date +%s) - start)) s"
+	echo "$inputs" >"$po/stamp"
+	echo "$po/arch/x86/boot/bzImage"
+}
+
 # ACTION NAME...: the lines to run, all of ACTION's if none is named.
 selected() {
 	act=$1
@@ -331,6 +396,11 @@ kernel)
 	# shellcheck disable=SC2046
 	set -- $(line_of "$1")
 	name=$1 base=$3
+	if [ "$2" = full ]; then
+		shift 3
+		full_kernel "$name" "$base" "$@"
+		exit
+	fi
 	shift 3
 	[ "$(arch_of "$@")" = x86_64 ] || die "$name: only x86_64 kernels boot here"
 	mkdir -p "$M"
