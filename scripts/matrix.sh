@@ -15,6 +15,9 @@
 #   matrix.sh params NAME      the kernel parameters of its param: options
 #   matrix.sh skips NAME       the tests its skip: options expect to skip,
 #                              one per line (harness/ktap's expected-skips)
+#   matrix.sh config NAME      configure a full line as its kernel would be
+#                              (in $M/NAME-config): fails if an option of
+#                              the line does not survive
 #   matrix.sh kernel NAME      build the kernel of a suite or boot line
 #                              (scripts/kernel.sh), or of a full line
 #                              (the patched tree of 'make kernel', with
@@ -252,16 +255,43 @@ link_line() {
 	fi
 }
 
-# NAME BASE OPTION...: the whole kernel of a "full" line, from the
-# patched tree, in $M/NAME, with only the modules its modules: option
-# names (and what they need): the kernel's localmodconfig, fed those
-# names as lsmod would print them, turns every other =m off.  A build
-# whose inputs have not changed is kept.  Prints the bzImage.
+# DIR NAME BASE OPTION...: configure a "full" line in DIR, from the
+# patched tree, with only the modules its modules: option names (and
+# what they need): the kernel's localmodconfig, fed those names as lsmod
+# would print them, turns every other =m off.  Sets $mods.
+full_configure() {
+	po=$1 name=$2 base=$3
+	shift 3
+	[ -d "$P/src" ] || die "no patched tree; run 'make kernel'"
+	rm -rf "$po"
+	step "$name: configuring ($base)"
+	configure "$P/src" "$po" x86_64 "$base" "$@"
+	mods=
+	for opt in "$@"; do
+		case $opt in modules:?*) mods=$(echo "${opt#modules:}" | tr , ' ') ;; esac
+	done
+	if [ -n "$mods" ]; then
+		{
+			echo "Module                  Size  Used by"
+			for m in $mods; do echo "$m 0 0"; done
+		} >"$po/lsmod"
+		yes '' | kmake "$P/src" "$po" x86_64 LSMOD="$po/lsmod" \
+			localmodconfig >/dev/null 2>"$po/localmodconfig.log" ||
+			die "$name: localmodconfig failed; see $po/localmodconfig.log"
+		kmake "$P/src" "$po" x86_64 olddefconfig >/dev/null
+	fi
+	lost=$(lost_options "$po" "$@")
+	[ -z "$lost" ] || die "$name: lost after olddefconfig:$lost"
+	step "$name: $(grep -c '=y$' "$po/.config") options built in, $(grep -c '=m$' "$po/.config") as modules"
+}
+
+# NAME BASE OPTION...: the whole kernel of a "full" line, in $M/NAME,
+# with its modules (full_configure).  A build whose inputs have not
+# changed is kept.  Prints the bzImage.
 full_kernel() {
 	name=$1 base=$2
 	shift 2
-	[ -d "$P/src" ] || die "no patched tree; run 'make kernel'"
-	po=$M/$name a=x86_64
+	po=$M/$name
 	need_tarball
 	inputs=$( {
 		echo "$base $*"
@@ -276,32 +306,14 @@ full_kernel() {
 		echo "$po/arch/x86/boot/bzImage"
 		return
 	fi
-	rm -rf "$po"
 	start=$(date +%s)
-	step "$name: configuring ($base)"
-	configure "$P/src" "$po" "$a" "$base" "$@"
-	mods=
-	for opt in "$@"; do
-		case $opt in modules:?*) mods=$(echo "${opt#modules:}" | tr , ' ') ;; esac
-	done
-	if [ -n "$mods" ]; then
-		{
-			echo "Module                  Size  Used by"
-			for m in $mods; do echo "$m 0 0"; done
-		} >"$po/lsmod"
-		yes '' | kmake "$P/src" "$po" "$a" LSMOD="$po/lsmod" \
-			localmodconfig >/dev/null 2>"$po/localmodconfig.log" ||
-			die "$name: localmodconfig failed; see $po/localmodconfig.log"
-		kmake "$P/src" "$po" "$a" olddefconfig >/dev/null
-	fi
-	lost=$(lost_options "$po" "$@")
-	[ -z "$lost" ] || die "$name: lost after olddefconfig:$lost"
-	step "$name: $(grep -c '=y$' "$po/.config") options built in, $(grep -c '=m$' "$po/.config") as modules; building with $JOBS jobs"
-	kmake "$P/src" "$po" "$a" -j"$JOBS" bzImage modules >"$po/build.log" 2>&1 || {
+	full_configure "$po" "$name" "$base" "$@"
+	step "$name: building with $JOBS jobs"
+	kmake "$P/src" "$po" x86_64 -j"$JOBS" bzImage modules >"$po/build.log" 2>&1 || {
 		grep -E 'error|undefined' "$po/build.log" | head -n 20 >&2
 		die "$name: the build failed; see $po/build.log"
 	}
-	kmake "$P/src" "$po" "$a" INSTALL_MOD_PATH="$po/modroot" \
+	kmake "$P/src" "$po" x86_64 INSTALL_MOD_PATH="$po/modroot" \
 		INSTALL_MOD_STRIP=1 DEPMOD=/usr/sbin/depmod modules_install \
 		>/dev/null || die "$name: modules_install failed"
 	for m in $mods; do
@@ -391,6 +403,14 @@ skips)
 	for opt in "$@"; do
 		case $opt in skip:?*) echo "${opt#skip:}" | tr , '\n' ;; esac
 	done ;;
+config)
+	[ $# -eq 1 ] || die "usage: matrix.sh config NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	[ "$2" = full ] || die "$1 is not a full line"
+	name=$1 base=$3
+	shift 3
+	full_configure "$M/$name-config" "$name" "$base" "$@" ;;
 kernel)
 	[ $# -eq 1 ] || die "usage: matrix.sh kernel NAME"
 	# shellcheck disable=SC2046
@@ -413,5 +433,5 @@ kernel)
 	exec "$TOP/scripts/kernel.sh" $check "$name" $(small_frags "$base") \
 		"$M/$name-options.config" ;;
 *)
-	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | skips NAME | kernel NAME" ;;
+	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME" ;;
 esac
