@@ -13,9 +13,11 @@ step "fuzz and stress seed: $SEED"
 # fd 3: where the summary goes, whatever a step redirects.
 exec 3>&1
 mkdir -p "$R/steps"
-nsteps=0
+: >"$R/steps/body"
 # NAME COMMAND...: run a step, log how long it took, and count it as a
 # result of its own, so that a step that fails outright is counted too.
+# Steps may run side by side (suite): each appends one line, numbered
+# when the run is counted.
 timed() {
 	name=$1
 	shift
@@ -23,19 +25,20 @@ timed() {
 	rc=0
 	"$@" || rc=$?
 	echo "$name $(($(date +%s) - s)) s" >>"$R/times"
-	nsteps=$((nsteps + 1))
 	if [ $rc = 0 ]; then
-		echo "ok $nsteps step $name" >>"$R/steps/body"
+		echo "ok step $name" >>"$R/steps/body"
 	else
-		echo "not ok $nsteps step $name: exit $rc" >>"$R/steps/body"
+		echo "not ok step $name: exit $rc" >>"$R/steps/body"
 	fi
 	last_rc=$rc
 }
 
 # Count what ran, and print the last line: "N passed, N failed".
 summary() {
-	printf 'TAP version 13\n1..%d\n' "$nsteps" >"$R/steps/tests.log"
-	cat "$R/steps/body" >>"$R/steps/tests.log"
+	printf 'TAP version 13\n1..%d\n' "$(wc -l <"$R/steps/body")" \
+		>"$R/steps/tests.log"
+	awk '{ sub(/^(not )?ok /, "&" NR " "); print }' "$R/steps/body" \
+		>>"$R/steps/tests.log"
 	step "all steps took $(($(date +%s) - t0)) s:"
 	sed 's/^/  /' "$R/times" >&2
 	exec "$UMHCAP_BUILD/ktap" "$R"/*/ >&3
@@ -53,19 +56,29 @@ cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
 # Real Debian helpers (guest/real_test.c), in the guest with the
 # programs of scripts/realhelpers.sh: each does its job with open bounds
 # and bounded to what it used; the guest then names one boot per
-# capability of the learned sets, each taking one away from every
-# purpose at once, and the job must fail in each.
+# capability of the learned sets (PREFIX-real.boots), each taking one
+# away from every purpose at once, and the job must fail in each.
 real() { # PREFIX KERNEL [PARAM...]
 	prefix=$1 kernel=$2
 	shift 2
 	timed "boot-$prefix-real" "$S/boot.sh" "$kernel" \
 		"$K/initramfs-real.cpio" "$R/$prefix-real" kunit.enable=0 "$@" \
 		umhcap.run=guest/real_test
-	sed -n 's/^# umhcap-real-boot: //p' "$R/$prefix-real/tests.log" \
-		>"$R/$prefix-real.boots"
+	{ sed -n 's/^# umhcap-real-boot: //p' "$R/$prefix-real/tests.log" ||
+		true; } >"$R/.$prefix-real.boots"
+	mv "$R/.$prefix-real.boots" "$R/$prefix-real.boots"
+}
+
+# The boots real() named, once it has: each lane that runs this takes
+# the next boot no other lane has taken.
+real_minus() { # PREFIX KERNEL [PARAM...]
+	prefix=$1 kernel=$2
+	shift 2
+	until [ -f "$R/$prefix-real.boots" ]; do sleep 2; done
 	k=0
 	while read -r params; do
 		k=$((k + 1))
+		mkdir "$R/.$prefix-real-minus$k" 2>/dev/null || continue
 		# shellcheck disable=SC2086
 		timed "boot-$prefix-real-minus$k" "$S/boot.sh" "$kernel" \
 			"$K/initramfs-real.cpio" "$R/$prefix-real-minus$k" \
@@ -73,8 +86,18 @@ real() { # PREFIX KERNEL [PARAM...]
 	done <"$R/$prefix-real.boots"
 }
 
-# The guest suite: boots of KERNEL named PREFIX-*.
+# The guest suite: boots of KERNEL named PREFIX-*, in two lanes side by
+# side.  A guest runs on one core (TCG, one CPU), so two keep the
+# machine's two cores busy; every boot is a guest of its own, and no
+# boot depends on another but the real-minus boots on the real one.
 suite() { # PREFIX KERNEL REAL-WAIT
+	rm -f "$R/$1-real.boots"
+	lane_a "$@" &
+	lane_b "$@" &
+	wait
+}
+
+lane_a() { # PREFIX KERNEL REAL-WAIT
 	prefix=$1 kernel=$2 wait=$3
 	# KUnit, the kselftests with the bounds open at boot, then umhcap on
 	# the real kernel (it narrows bounds, so it runs last).
@@ -103,13 +126,21 @@ suite() { # PREFIX KERNEL REAL-WAIT
 	timed "boot-$prefix-used" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-used" kunit.enable=0 UMH_USED_SEED=$SEED \
 		umhcap.run=umh/used_test
-	# Seeded fuzzing of every knob, then a seeded concurrent stress, each
-	# in a boot of its own: both narrow the bounds for good.
-	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
-		"$R/$prefix-fuzz" kunit.enable=0 UMH_FUZZ_SEED=$SEED \
-		umhcap.run=stress/fuzz_test
+	# A seeded concurrent stress, in a boot of its own: it narrows the
+	# bounds for good.
 	timed "boot-$prefix-stress" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-stress" kunit.enable=0 UMH_STRESS_SEED=$SEED \
 		umhcap.run=stress/stress_test
+	real_minus "$prefix" "$kernel" UMH_REAL_WAIT=$wait
+}
+
+lane_b() { # PREFIX KERNEL REAL-WAIT
+	prefix=$1 kernel=$2 wait=$3
+	# Seeded fuzzing of every knob, in a boot of its own: it narrows the
+	# bounds for good.
+	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
+		"$R/$prefix-fuzz" kunit.enable=0 UMH_FUZZ_SEED=$SEED \
+		umhcap.run=stress/fuzz_test
 	real "$prefix" "$kernel" UMH_REAL_WAIT=$wait
+	real_minus "$prefix" "$kernel" UMH_REAL_WAIT=$wait
 }
