@@ -76,10 +76,20 @@ rm -rf "$B/obj"
 mkdir -p "$B/obj"
 cp "$P/obj/.config" "$B/obj/.config"
 i=0
+rc=1
 for c in $(git -C "$B/src" rev-list --reverse base..HEAD); do
 	i=$((i + 1))
 	git -C "$B/src" checkout -q "$c"
 	subject=$(git -C "$B/src" log -1 --format=%s "$c")
+	# A patch that changes only documentation, kselftests or
+	# MAINTAINERS leaves every input of the kernel build as the patch
+	# before it left it: its build is that one's, not built again.
+	if [ $i -gt 1 ] && [ -z "$(git -C "$B/src" diff --name-only "$c^" "$c" |
+		grep -v -e '^Documentation/' -e '^tools/testing/' -e '^MAINTAINERS$')" ]; then
+		step "bisect $i/$npatch: $subject: no input of the build changed"
+		check $rc "builds after patch $i: $subject (as after patch $((i - 1)): it changes no input of the build)"
+		continue
+	fi
 	step "bisect $i/$npatch: $subject"
 	if make -s -C "$B/src" O="$B/obj" CC="ccache gcc" olddefconfig \
 		>/dev/null &&
