@@ -37,7 +37,7 @@ while [ $i -lt "$boots" ]; do
 		QEMU_EXTRA="-icount shift=0,sleep=off" \
 		"$TOP/scripts/boot.sh" "$dir/$img" "$K/initramfs.cpio" \
 			"$R/bench-$k-$i" kunit.enable=0 umhbench.n="$n" \
-			umhcap.run=bench/umh_bench
+			umhcap.run=guest/umh_bench
 	done
 done
 

@@ -11,7 +11,7 @@ tests=$dir/tests
 stamp=$dir/guest.stamp
 inputs=$( {
 	cat "$dir/stamp" 2>/dev/null
-	(cd "$TOP" && find guest umhcap stress bench -type f \( -name '*.[ch]' \
+	(cd "$TOP" && find guest umhcap -type f \( -name '*.[ch]' \
 		-o -name Makefile -o -name '*.sh' -o -name init \) | sort |
 		xargs cat)
 	cat "$TOP"/scripts/guest.sh "$TOP"/scripts/initramfs.sh \
@@ -46,27 +46,12 @@ make -s -C "$TOP/umhcap" guest-tests \
 	die "building the umhcap guest tests failed; see above"
 cp "$TOP/umhcap/tests/guest_test" "$TOP/umhcap/tests/guest_fallback_test" \
 	"$tests/umhcap/"
-step "building the fuzz and stress tests"
-make -s -C "$TOP/stress" KSFT_DIR="$dir/src/tools/testing/selftests" \
-	OUTPUT="$tests/stress" >/dev/null ||
-	die "building stress/ failed; see the compiler output above"
-mkdir -p "$tests/guest"
-cc -O2 -Wall -Wextra -Werror -static -I"$dir/src/tools/testing/selftests" \
-	-o "$tests/guest/harmless_test" "$TOP/guest/harmless_test.c" ||
-	die "building guest/harmless_test.c failed"
-cc -O2 -Wall -Wextra -Werror -static -o "$tests/guest/umh_dispatch" \
-	"$TOP/guest/umh_dispatch.c" || die "building guest/umh_dispatch.c failed"
-mkdir -p "$tests/bench"
-for b in umh_bench true; do
-	cc -O2 -Wall -Wextra -static -o "$tests/bench/$b" "$TOP/bench/$b.c" ||
-		die "building bench/$b.c failed"
-done
-# The real Debian helpers' test, and the table it checks against.
-cc -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	-Wno-unused-function -Werror -static \
-	-I"$dir/src/tools/testing/selftests" -o "$tests/guest/real_test" \
-	"$TOP/guest/real_test.c" "$TOP/umhcap/measured.c" -lcap ||
-	die "building guest/real_test.c failed"
+step "building the guest's own programs (guest/)"
+make -s -C "$TOP/guest" KSFT_DIR="$dir/src/tools/testing/selftests" \
+	OUTPUT="$tests/guest" >/dev/null ||
+	die "building guest/ failed; see the compiler output above"
+# The guest tests start the selftests' recording helper as their own.
+ln -sf ../umh/umh_helper "$tests/guest/umh_helper"
 cp "$TOP/guest/demo.sh" "$tests/"
 cp "$TOP/guest/upstream.sh" "$tests/upstream/run_all.sh"
 "$TOP/scripts/initramfs.sh" "$dir/src" "$dir/initramfs.cpio" "$tests"

@@ -56,7 +56,9 @@ cc -O2 -o "$tmp/gen_init_cpio" "$src/usr/gen_init_cpio.c" ||
 	done
 	(cd "$tests" && find . -mindepth 1 | sort) | while read -r f; do
 		f=${f#./}
-		if [ -d "$tests/$f" ]; then
+		if [ -L "$tests/$f" ]; then
+			echo "slink /tests/$f $(readlink "$tests/$f") 0777 0 0"
+		elif [ -d "$tests/$f" ]; then
 			echo "dir /tests/$f 0755 0 0"
 		else
 			echo "file /tests/$f $tests/$f 0755 0 0"

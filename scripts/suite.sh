@@ -130,7 +130,7 @@ lane_a() { # PREFIX KERNEL REAL-WAIT
 	# bounds for good.
 	timed "boot-$prefix-stress" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-stress" kunit.enable=0 UMH_STRESS_SEED=$SEED \
-		umhcap.run=stress/stress_test
+		umhcap.run=guest/stress_test
 	real_minus "$prefix" "$kernel" UMH_REAL_WAIT=$wait
 }
 
@@ -140,7 +140,7 @@ lane_b() { # PREFIX KERNEL REAL-WAIT
 	# bounds for good.
 	timed "boot-$prefix-fuzz" "$S/boot.sh" "$kernel" "$K/initramfs.cpio" \
 		"$R/$prefix-fuzz" kunit.enable=0 UMH_FUZZ_SEED=$SEED \
-		umhcap.run=stress/fuzz_test
+		umhcap.run=guest/fuzz_test
 	real "$prefix" "$kernel" UMH_REAL_WAIT=$wait
 	real_minus "$prefix" "$kernel" UMH_REAL_WAIT=$wait
 }

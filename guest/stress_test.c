@@ -34,7 +34,7 @@
 #include <linux/keyctl.h>
 #include <sys/syscall.h>
 
-#include "common.h"
+#include "stress.h"
 
 #ifndef UMH_FAULT
 #define UMH_FAULT 0
@@ -224,7 +224,7 @@ static void reader(int id)
 			if (rnd_pct(&r, 10)) {
 				knob_path(path, sizeof(path), k);
 				err = read_text(path, text, sizeof(text));
-				err = err < 0 ? err : parse_bound(text, &v);
+				err = err < 0 ? err : parse_knob(text, &v);
 			} else if (fd[k] >= 0) {
 				err = pread_bound(fd[k], &v, text, sizeof(text));
 			} else {
@@ -234,7 +234,7 @@ static void reader(int id)
 			/* Fake: a malformed read. */
 			if (id == 0 && sh->reads[id] == 500) {
 				strcpy(text, "4294967295\t511");
-				err = parse_bound(text, &v);
+				err = parse_knob(text, &v);
 			}
 #endif
 			sh->reads[id]++;
@@ -260,11 +260,12 @@ static void reader(int id)
 }
 
 /*
- * Helper triggers.  Each fills @key with what identifies its run (argv1,
+ * Helper triggers: each a fresh key, so that every helper run is matched
+ * to its trigger.  Each fills @key with what identifies its run (argv1,
  * or the SYNTH_UUID of a uevent); 0 or -errno.
  */
 
-static int trigger_modprobe(int n, char *key)
+static int fire_modprobe(int n, char *key)
 {
 	char fstype[64];
 
@@ -274,7 +275,7 @@ static int trigger_modprobe(int n, char *key)
 	return errno == ENODEV ? 0 : -errno;
 }
 
-static int trigger_coredump(int n, char *key)
+static int fire_coredump(int n, char *key)
 {
 	char pattern[PATH_MAX];
 	int status, err;
@@ -301,7 +302,7 @@ static int trigger_coredump(int n, char *key)
 	return WIFSIGNALED(status) && WCOREDUMP(status) ? 0 : -ECHILD;
 }
 
-static int trigger_uevent(int n, char *key)
+static int fire_uevent(int n, char *key)
 {
 	char event[80];
 
@@ -310,7 +311,7 @@ static int trigger_uevent(int n, char *key)
 	return write_text("/sys/devices/virtual/mem/null/uevent", event);
 }
 
-static int trigger_request_key(int n, char *key)
+static int fire_request_key(int n, char *key)
 {
 	char desc[64];
 
@@ -321,7 +322,7 @@ static int trigger_request_key(int n, char *key)
 	return errno == ENOKEY || errno == EKEYREJECTED ? 0 : -errno;
 }
 
-static int trigger_release_agent(int n, char *key)
+static int fire_release_agent(int n, char *key)
 {
 	char cg[PATH_MAX], file[PATH_MAX + 32];
 	int err, status;
@@ -349,7 +350,7 @@ static int trigger_release_agent(int n, char *key)
 	return 0;
 }
 
-static int trigger_test_umh(int p, int n, char *key, struct rng *r)
+static int fire_test_umh(int p, int n, char *key, struct rng *r)
 {
 	static const char * const waits[] = { "proc", "proc", "exec", "nowait" };
 	char req[PATH_MAX + 64];
@@ -360,21 +361,21 @@ static int trigger_test_umh(int p, int n, char *key, struct rng *r)
 	return write_text(TEST_UMH_RUN, req);
 }
 
-static int trigger(int p, int n, char *key, struct rng *r)
+static int fire(int p, int n, char *key, struct rng *r)
 {
 	switch (p) {
 	case MODPROBE:
-		return trigger_modprobe(n, key);
+		return fire_modprobe(n, key);
 	case COREDUMP:
-		return trigger_coredump(n, key);
+		return fire_coredump(n, key);
 	case UEVENT:
-		return trigger_uevent(n, key);
+		return fire_uevent(n, key);
 	case REQUEST_KEY_P:
-		return trigger_request_key(n, key);
+		return fire_request_key(n, key);
 	case RELEASE_AGENT:
-		return trigger_release_agent(n, key);
+		return fire_release_agent(n, key);
 	default:
-		return trigger_test_umh(p, n, key, r);
+		return fire_test_umh(p, n, key, r);
 	}
 }
 
@@ -414,7 +415,7 @@ static void storm(int p)
 			ps->t[n].bound &= ps->t[n].bound - 1;
 #endif
 		key[0] = '\0';
-		err = trigger(p, n, key, &r);
+		err = fire(p, n, key, &r);
 		ps->t[n].ok = !err;
 		ps->n = n + 1;
 		if (err)
@@ -520,14 +521,11 @@ static void check_runs(struct __test_metadata *_metadata, int p,
  * The test
  */
 
-static struct saved {
-	const char *path;
-	char value[PATH_MAX];
-} saved[] = {
-	{ "/proc/sys/kernel/modprobe" },
-	{ "/proc/sys/kernel/core_pattern" },
-	{ "/proc/sys/kernel/core_pipe_limit" },
-	{ "/sys/kernel/uevent_helper" },
+static struct saved_sysctl saved[] = {
+	{ .path = "/proc/sys/kernel/modprobe" },
+	{ .path = "/proc/sys/kernel/core_pattern" },
+	{ .path = "/proc/sys/kernel/core_pipe_limit" },
+	{ .path = "/sys/kernel/uevent_helper" },
 };
 
 FIXTURE(stress) {
@@ -536,7 +534,7 @@ FIXTURE(stress) {
 
 FIXTURE_SETUP(stress)
 {
-	char link[PATH_MAX];
+	char name[64], link[PATH_MAX];
 	int i, p;
 
 	sh = shared_alloc(sizeof(*sh));
@@ -547,9 +545,10 @@ FIXTURE_SETUP(stress)
 	if (mkdir(DIR, 0755) && errno != EEXIST)
 		ASSERT_EQ(0, -errno);
 	for (p = 0; p < NPURPOSE; p++) {
-		link_path(link, sizeof(link), p);
-		ASSERT_EQ(0, helper_link(link)) {
-			TH_LOG("no umh_helper next to the test or in ../umh");
+		link_path(name, sizeof(name), p);
+		ASSERT_EQ(0, helper_link(link, sizeof(link), name)) {
+			TH_LOG("%s: no umh_helper next to the test",
+			       purpose_name(p));
 		}
 	}
 	ASSERT_EQ(0, write_text("/proc/sys/kernel/modprobe",

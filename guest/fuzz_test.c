@@ -29,7 +29,7 @@
  * disagree with the kernel.
  */
 
-#include "common.h"
+#include "stress.h"
 
 #define PARSE_MAX	4095		/* PAGE_SIZE - 1 */
 #define BUF_MAX		5200
@@ -725,17 +725,14 @@ static void fuzz_close(struct fuzz *f)
 /* Become a caller of kind @who; 0, or -errno (-EOPNOTSUPP: not here). */
 static int become(enum caller who)
 {
-	static const cap_value_t setpcap[] = { CAP_SETPCAP };
-	static const cap_value_t sys_module[] = { CAP_SYS_MODULE };
-	static const cap_value_t both[] = { CAP_SETPCAP, CAP_SYS_MODULE };
-
 	switch (who) {
 	case NO_SETPCAP:
-		return drop_effective(setpcap, 1);
+		return drop_effective(CAP_SETPCAP);
 	case NO_SYS_MODULE:
-		return drop_effective(sys_module, 1);
+		return drop_effective(CAP_SYS_MODULE);
 	case NO_BOTH:
-		return drop_effective(both, 2);
+		return drop_effective(CAP_SETPCAP) ?:
+		       drop_effective(CAP_SYS_MODULE);
 	case USERNS:
 		if (unshare(CLONE_NEWUSER))
 			return errno == EINVAL ? -EOPNOTSUPP : -errno;

@@ -4,7 +4,7 @@
  *
  * Each start is request_module() through a mount of an unknown filesystem
  * type: the kernel runs kernel.modprobe with UMH_WAIT_PROC and the mount
- * returns once the helper has exited.  The helper is /tests/bench/true.
+ * returns once the helper has exited.  The helper is /tests/guest/true.
  *
  * The bounds are measured open, then with the global bounds narrowed,
  * then (where the kernel has them) with the modprobe bounds narrowed too.
@@ -134,7 +134,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..%d\n", per_purpose ? 4 : 3);
-	if (write_file("/proc/sys/kernel/modprobe", "/tests/bench/true")) {
+	if (write_file("/proc/sys/kernel/modprobe", "/tests/guest/true")) {
 		printf("Bail out! cannot set kernel.modprobe\n");
 		return 1;
 	}
