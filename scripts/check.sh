@@ -1,6 +1,6 @@
 #!/bin/sh
 # Everything 'make check' runs, in order, with the results of every step
-# counted by harness/ktap.  The last line is "N passed, N failed".
+# counted by scripts/ktap.c.  The last line is "N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +12,7 @@ S=$TOP/scripts
 
 # The counter itself, on boots whose count is known.
 mkdir -p "$R/ktap"
-timed ktap "$TOP/harness/ktap_test.sh" "$UMHCAP_BUILD/ktap" >"$R/ktap/tests.log"
+timed ktap "$TOP/scripts/ktap_test.sh" "$UMHCAP_BUILD/ktap" >"$R/ktap/tests.log"
 
 # The README's commands, as a reader types them, on the build the rest of
 # the run uses.  A README command that stops working fails here.

@@ -12,7 +12,7 @@
 # shared with it: the ccache directory and the downloaded .deb files
 # ($UMHCAP_BUILD/apt-archives).  No installed package and no build tree
 # is.  Mounts are made in a private mount namespace, so they vanish with
-# it.  OUTDIR gets the demo boot (console.log, tests.log) for harness/ktap
+# it.  OUTDIR gets the demo boot (console.log, tests.log) for scripts/ktap.c
 # and the root's log.
 set -eu
 . "$(dirname "$0")/lib.sh"

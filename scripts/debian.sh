@@ -4,7 +4,7 @@
 # from the patched tree, with the modules the guest loads, and boots the
 # guest suite of 'make check' less KUnit, which Debian's configuration
 # leaves out.  Results go to $UMHCAP_BUILD/results-debian, counted by
-# harness/ktap: the last line is "N passed, N failed".
+# scripts/ktap.c: the last line is "N passed, N failed".
 #
 #   debian.sh [NAME...]    the full lines named (all if none)
 set -eu

@@ -14,7 +14,7 @@
 #   matrix.sh tests NAME       the T of a boot:T line
 #   matrix.sh params NAME      the kernel parameters of its param: options
 #   matrix.sh skips NAME       the tests its skip: options expect to skip,
-#                              one per line (harness/ktap's expected-skips)
+#                              one per line (scripts/ktap.c's expected-skips)
 #   matrix.sh config NAME      configure a full line as its kernel would be
 #                              (in $M/NAME-config): fails if an option of
 #                              the line does not survive

@@ -51,7 +51,7 @@ needed() {
 }
 
 # ktap, which counts the results.
-cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/harness/ktap.c"
+cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$TOP/scripts/ktap.c"
 
 # Real Debian helpers (guest/real_test.c), in the guest with the
 # programs of scripts/realhelpers.sh: each does its job with open bounds

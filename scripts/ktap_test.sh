@@ -1,5 +1,5 @@
 #!/bin/sh
-# ktap's own tests, as KTAP on stdout: each directory of harness/tests is
+# ktap's own tests, as KTAP on stdout: each directory of scripts/ktap-tests is
 # a boot (tests.log, console.log, expected-skips) and its file "expect"
 # holds ktap's last line and its exit status.
 #
@@ -7,7 +7,7 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: ktap_test.sh KTAP" >&2; exit 2; }
 ktap=$1
-T=$(cd "$(dirname "$0")/tests" && pwd)
+T=$(cd "$(dirname "$0")/ktap-tests" && pwd)
 echo "TAP version 13"
 echo "1..$(ls "$T" | wc -l)"
 n=0
