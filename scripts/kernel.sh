@@ -39,7 +39,7 @@ stamp=$UMHCAP_BUILD/$name/stamp
 inputs=$( {
 	echo "$treeopt${checklast:+ --check-last}"
 	ls -lL --time-style=+%s "$KSRC_TARBALL"
-	[ -n "$treeopt" ] || cat "$TOP/patches/series" "$TOP"/patches/0*.patch
+	[ -n "$treeopt" ] || series_text
 	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh" \
 		"$TOP/scripts/lib.sh"
 } | sha256sum | cut -d' ' -f1)

@@ -53,3 +53,10 @@ pack_modules() {
 	cc -O2 -o "$2/gen_init_cpio" "$1/usr/gen_init_cpio.c" &&
 		"$2/gen_init_cpio" "$2/modules.list" >"$2/modules.cpio"
 }
+
+# The series as it is applied: patches/series and the patches it names.
+# Not the cover letter, which no build reads.
+series_text() {
+	# shellcheck disable=SC2046
+	(cd "$TOP/patches" && cat series $(cat series))
+}

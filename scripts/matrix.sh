@@ -297,8 +297,8 @@ full_kernel() {
 		echo "$base $*"
 		ls -lL --time-style=+%s "$KSRC_TARBALL" \
 			"/usr/src/linux-config-6.12/config.${base#debian:}.xz"
-		cat "$TOP/patches/series" "$TOP"/patches/0*.patch \
-			"$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
+		series_text
+		cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
 	} | sha256sum | cut -d' ' -f1)
 	if [ -f "$po/stamp" ] && [ "$(cat "$po/stamp")" = "$inputs" ] &&
 	   [ -f "$po/arch/x86/boot/bzImage" ]; then
