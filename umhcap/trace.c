@@ -23,9 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
 #include <sys/capability.h>
 
 #include <event-parse.h>
@@ -104,6 +106,7 @@ enum {
 struct cpu_buf {
 	int cpu;
 	int fd;
+	bool can_end;		/* not on tracefs, so a read of 0 is the end */
 	bool eof;		/* the file ended: only a fake tracefs does */
 	bool loaded;		/* kbuf holds a page with records left */
 	char *page;
@@ -447,14 +450,26 @@ static struct cpu_buf *add_cpu(struct trace *t, int cpu)
 
 static int open_cpu(struct trace *t, struct cpu_buf *c)
 {
+	struct statfs sfs;
 	char file[64];
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", c->cpu);
 	/* Non-blocking: an empty buffer must not hold up the others. */
 	c->fd = tracefs_instance_file_open(t->inst, file,
 					   O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (c->fd >= 0)
-		return 0;
+	if (c->fd < 0)
+		goto err;
+	/*
+	 * trace_pipe_raw never ends.  It reads 0, not -EAGAIN, when the
+	 * buffer holds data but no record to hand over yet (a discarded
+	 * event's time stamp, say), and records come after that.  Only a
+	 * file outside tracefs, a fake one, ends.
+	 */
+	if (fstatfs(c->fd, &sfs))
+		goto err;
+	c->can_end = sfs.f_type != TRACEFS_MAGIC;
+	return 0;
+err:
 	umh_err("cannot open %s/instances/" INSTANCE "/%s: %s", t->tracefs,
 		file, strerror(errno));
 	return -1;
@@ -848,7 +863,7 @@ static int read_page(struct trace *t, struct cpu_buf *c)
 			return -1;
 		}
 		if (n == 0) {
-			c->eof = true;
+			c->eof = c->can_end;
 			return 1;
 		}
 		if (!load_page(t, c, n))

@@ -275,6 +275,86 @@ TEST(trace_is_not_forged)
 	EXPECT_EQ(strchr(buf, '\n'), buf + strlen(buf) - 1);
 }
 
+/*
+ * trace_pipe_raw can read 0 while records are still to come: the buffer
+ * holds data (a discarded event's time stamp) but no record yet.  Once,
+ * umhcap took that for the end and exited with nothing printed.  Here
+ * every CPU's trace_pipe_raw of the instance umhcap will reuse is covered
+ * by an empty tracefs file, which reads 0 every time: umhcap must keep
+ * waiting until it is told to stop.
+ */
+#define EMPTY_TRACEFS_FILE	TRACE_INSTANCE "/set_event_pid"
+
+FIXTURE(empty_reads) {
+	int ncpus;	/* per_cpu/cpuN files covered, 0..ncpus-1 */
+	bool made;	/* the instance is ours to remove */
+};
+
+static void pipe_raw_path(char *buf, size_t size, int cpu)
+{
+	snprintf(buf, size, TRACE_INSTANCE "/per_cpu/cpu%d/trace_pipe_raw",
+		 cpu);
+}
+
+FIXTURE_SETUP(empty_reads)
+{
+	char path[PATH_MAX];
+
+	self->ncpus = 0;
+	self->made = !mkdir(TRACE_INSTANCE, 0700);
+	ASSERT_TRUE(self->made) {
+		TH_LOG("cannot create %s: %s", TRACE_INSTANCE,
+		       strerror(errno));
+	}
+	for (;;) {
+		pipe_raw_path(path, sizeof(path), self->ncpus);
+		if (access(path, F_OK))
+			break;
+		ASSERT_EQ(0, mount(EMPTY_TRACEFS_FILE, path, NULL, MS_BIND,
+				   NULL));
+		self->ncpus++;
+	}
+	ASSERT_LT(0, self->ncpus);
+}
+
+FIXTURE_TEARDOWN(empty_reads)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < self->ncpus; i++) {
+		pipe_raw_path(path, sizeof(path), i);
+		EXPECT_EQ(0, umount(path));
+	}
+	if (self->made)
+		EXPECT_EQ(0, rmdir(TRACE_INSTANCE));
+}
+
+TEST_F(empty_reads, trace_waits_through_them)
+{
+	char buf[4096] = "";
+	int fd, status;
+	pid_t pid, ended;
+
+	pid = start_trace(&fd);
+	ASSERT_LT(0, pid);
+	/* Several of umhcap's 100 ms polls, each reading 0 on every CPU. */
+	usleep(700000);
+	ended = waitpid(pid, &status, WNOHANG);
+	EXPECT_EQ(0, ended) {
+		TH_LOG("umhcap trace ended on a read of 0 (status %#x)",
+		       status);
+	}
+	if (!ended) {
+		ASSERT_EQ(0, kill(pid, SIGTERM));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	}
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	drain(fd, buf, sizeof(buf));
+	close(fd);
+	EXPECT_STREQ("", buf);
+}
+
 TEST(missing_tracefs_is_an_error)
 {
 	struct out o;
