@@ -146,6 +146,8 @@ TEST(export_reproduces_state)
  * Start "umhcap trace --count @count" with its stdout on *@fd, and wait
  * until it has enabled the event in its instance: a helper started from
  * then on is in its buffer, whether or not umhcap has looked yet.
+ * Returns -1 if umhcap exits first or has not enabled it within 20 s (a
+ * test that went on would wait for an event that was never recorded).
  */
 static pid_t start_trace_count(int *fd, const char *count)
 {
@@ -165,13 +167,20 @@ static pid_t start_trace_count(int *fd, const char *count)
 	}
 	close(outp[1]);
 	*fd = outp[0];
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < 2000; i++) {
 		if (!read_file(TRACE_INSTANCE "/events/umh/umh_exec/enable",
 			       enable, sizeof(enable)) && enable[0] == '1')
-			break;
+			return pid;
+		if (waitpid(pid, NULL, WNOHANG)) {
+			close(*fd);
+			return -1;
+		}
 		usleep(10000);
 	}
-	return pid;
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	close(*fd);
+	return -1;
 }
 
 static pid_t start_trace(int *fd)
