@@ -22,8 +22,7 @@ check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
 
 npatch=$(grep -c . "$series")
 # The C files the series adds or changes, from the patches themselves.
-files=$(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP"/patches/0*.patch |
-	grep -v -e '^tools/' -e '_test\.c$' | sort -u)
+files=$("$TOP/scripts/matrix.sh" files)
 nfiles=$(echo "$files" | wc -w)
 echo "TAP version 13"
 echo "1..$((npatch * 2 + nfiles * 2 + 1))"

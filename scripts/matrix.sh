@@ -9,6 +9,8 @@
 #                              or those named), as KTAP: each whole
 #                              kernel builds and links ('make matrix';
 #                              minutes each, so not in 'make check')
+#   matrix.sh files            the C files the series touches, as objs
+#                              compiles them (and scripts/gates.sh)
 #   matrix.sh list ACTION      the names of the lines whose action is
 #                              ACTION ("boot" matches every boot:T)
 #   matrix.sh tests NAME       the T of a boot:T line
@@ -132,9 +134,9 @@ configure() {
 }
 
 # The C files the series adds or changes, from the patches themselves
-# (its tests and tools/ left out): as scripts/gates.sh.
+# (its tests and tools/ left out; scripts/gates.sh asks for them too).
 series_files() {
-	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP"/patches/0*.patch |
+	series_text | sed -n 's|^+++ b/\(.*\.c\)$|\1|p' |
 		grep -v -e '^tools/' -e '_test\.c$' | sort -u
 }
 
@@ -398,6 +400,8 @@ objs)
 	for name in $sel; do
 		cat "$M/tap/$name" 2>/dev/null || true
 	done | awk '/^(not )?ok [0-9]+ / { n++; sub(/ok [0-9]+ /, "ok " n " ") } { print }' ;;
+files)
+	series_files ;;
 list)
 	[ $# -eq 1 ] || die "usage: matrix.sh list ACTION"
 	lines | awk -v a="$1" '$2 == a || (a == "boot" && $2 ~ /^boot:/) { print $1 }' ;;
@@ -451,5 +455,5 @@ kernel)
 	exec "$TOP/scripts/kernel.sh" $check "$name" $(small_frags "$base") \
 		"$M/$name-options.config" ;;
 *)
-	die "usage: matrix.sh objs [NAME...] | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME" ;;
+	die "usage: matrix.sh objs [NAME...] | files | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME" ;;
 esac
