@@ -1,7 +1,9 @@
 # umhcap: capability bounds for usermode helpers.
 #
 # The kernel tree, objects, guests and results live in $(UMHCAP_BUILD),
-# never in this checkout.  See README.md.
+# never in this checkout.  See README.md.  A '+' recipe passes make's job
+# slots on: under 'make check' (scripts/check.mk) a kernel build takes
+# only the cores no boot is using.
 
 UMHCAP_BUILD ?= $(HOME)/.cache/umhcap
 # The git work tree of 'make edit' and 'make export'.
@@ -22,10 +24,10 @@ deps:
 	@$(S)/deps.sh
 
 kernel: deps
-	@$(S)/kernel.sh patched $(TOP)/config/series.config
+	+@$(S)/kernel.sh patched $(TOP)/config/series.config
 
 guest: kernel
-	@$(S)/guest.sh $(K)
+	+@$(S)/guest.sh $(K)
 
 run: guest
 	@$(S)/run.sh demo
@@ -34,21 +36,21 @@ shell: guest
 	@$(S)/run.sh shell
 
 bench: guest
-	@$(S)/bench.sh
+	+@$(S)/bench.sh
 
 check: deps
-	@$(S)/check.sh
+	+@$(S)/check.sh
 
 # The configurations of config/matrix (LINES: some of them), the test
 # kernel's built whole.
 matrix: kernel
-	@$(S)/kernel.sh --vanilla vanilla >/dev/null
-	@$(S)/matrix.sh objs $(LINES)
-	@$(S)/matrix.sh link $(LINES)
+	+@$(S)/kernel.sh --vanilla vanilla >/dev/null
+	+@$(S)/matrix.sh objs $(LINES)
+	+@$(S)/matrix.sh link $(LINES)
 
 # Debian's own amd64 configuration, built whole, through the guest suite.
 debian: guest
-	@$(S)/debian.sh
+	+@$(S)/debian.sh
 
 edit: deps
 	@$(S)/tree.sh --git $(UMHCAP_WORK)
@@ -62,4 +64,4 @@ tool:
 
 clean:
 	@$(MAKE) -s -C $(TOP)/umhcap clean
-	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results run matrix static-umh no-triggers)
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers src.git src.git.spare)

@@ -11,6 +11,7 @@
 # by kernel.sh (src/ and obj/).  Progress goes to stderr.
 set -eu
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 [ $# -eq 2 ] || die "usage: gates.sh PATCHED VANILLA"
 P=$1 V=$2
@@ -29,6 +30,8 @@ echo "1..$((npatch * 2 + nfiles * 2 + 1))"
 
 export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
 export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
 
 step "checkpatch.pl --strict on $npatch patches"
 while read -r p; do
@@ -67,46 +70,83 @@ done
 check $([ -z "$orphans" ] && [ -n "$added" ] && echo 0 || echo 1) \
 	"MAINTAINERS covers the $(echo "$added" | wc -w) files the series adds"
 
-# Bisectability: a git tree at the base, then one build per patch.
+# Bisectability: the tree after each patch, built with the series' own
+# options wherever that state has them (its KUnit tests, test_umh), so
+# that every state compiles all it contains.  The states are checked
+# out one after another into one tree, which writes only the files a
+# patch changes: each build compiles what the patch reaches.  A state
+# built before, with the same tree, configuration and scripts, is not
+# built again.
 B=$UMHCAP_BUILD/bisect
-step "bisect: building after each of $npatch patches"
-"$TOP/scripts/tree.sh" --git "$B/src" >&2
-rm -rf "$B/obj"
-mkdir -p "$B/obj"
-cp "$P/obj/.config" "$B/obj/.config"
+mkdir -p "$B/stamps"
+# The objects of the C files the series adds or changes, tests included.
+series_text | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | grep -v '^tools/' |
+	sort -u >"$B/series-objs"
+"$TOP/scripts/tree.sh" --states >"$B/states"
+[ "$(wc -l <"$B/states")" = $((npatch + 1)) ] ||
+	die "tree.sh --states gave $(wc -l <"$B/states") states for $npatch patches"
+frags="$TOP/config/umhcap.config $TOP/config/series.config"
+# The options the series' fragment asks for, as NAME=VALUE.
+series_opts=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*=.*\)$/\1/p' "$TOP/config/series.config")
+kmakeb() {
+	make -C "$B/src" O="$B/obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+step "bisect: building after each of $npatch patches (log: $B/build.log)"
 i=0
 rc=1
-for c in $(git -C "$B/src" rev-list --reverse base..HEAD); do
-	i=$((i + 1))
-	git -C "$B/src" checkout -q "$c"
-	subject=$(git -C "$B/src" log -1 --format=%s "$c")
-	# A patch that changes only documentation, kselftests or
-	# MAINTAINERS leaves every input of the kernel build as the patch
-	# before it left it: its build is that one's, not built again.
-	if [ $i -gt 1 ] && [ -z "$(git -C "$B/src" diff --name-only "$c^" "$c" |
-		grep -v -e '^Documentation/' -e '^tools/testing/' -e '^MAINTAINERS$')" ]; then
-		step "bisect $i/$npatch: $subject: no input of the build changed"
-		check $rc "builds after patch $i: $subject (as after patch $((i - 1)): it changes no input of the build)"
+while read -r k tree subject; do
+	[ "$k" != 0 ] || continue
+	i=$k
+	key=$( { echo "$tree"; cat $frags "$TOP/scripts/gates.sh" \
+		"$TOP/scripts/lib.sh"; gcc --version; } | sha256sum | cut -d' ' -f1)
+	if [ -f "$B/stamps/$key" ]; then
+		sed 's/^/# /' "$B/stamps/$key"
+		check 0 "builds after patch $i: $subject (built before: its tree, options and scripts are unchanged)"
 		continue
 	fi
 	step "bisect $i/$npatch: $subject"
-	if make -s -C "$B/src" O="$B/obj" CC="ccache gcc" olddefconfig \
-		>/dev/null &&
-	   make -s -C "$B/src" O="$B/obj" CC="ccache gcc" -j"$JOBS" \
-		bzImage >"$B/build.log" 2>&1; then
-		rc=0
-	else
-		rc=1
+	"$TOP/scripts/tree.sh" --state "$k" "$B/src"
+	mkdir -p "$B/obj"
+	# The series' options this state has.
+	have=
+	for o in $series_opts; do
+		! grep -rqx "config ${o%%=*}" --include='Kconfig*' "$B/src" ||
+			have="$have $o"
+	done
+	rc=0
+	kmakeb -s tinyconfig >/dev/null &&
+	(cd "$B/obj" && "$B/src/scripts/kconfig/merge_config.sh" -m -O "$B/obj" \
+		"$B/obj/.config" $frags >/dev/null 2>&1) &&
+	kmakeb -s olddefconfig >/dev/null || rc=1
+	off=
+	for o in $have; do
+		grep -qx "CONFIG_$o" "$B/obj/.config" || off="$off $o"
+	done
+	[ -z "$off" ] || { echo "# options of this state not on:$off"; rc=1; }
+	if [ $rc = 0 ]; then
+		t=$(date +%s)
+		# shellcheck disable=SC2086
+		kbuild "bisect $i/$npatch" "$B/build.log" kmakeb $JFLAG bzImage modules ||
+			rc=1
 	fi
-	[ $rc = 0 ] || tail -n 20 "$B/build.log" | sed 's/^/# /'
+	if [ $rc = 0 ]; then
+		# What this state compiled of the series' own C files.
+		made=$(sed -n 's/^  CC \[M\] *//p; s/^  CC  *//p' "$B/build.log" |
+			grep -F -x -f "$B/series-objs" 2>/dev/null | tr '\n' ' ' || true)
+		{
+			echo "patch $i: options on:${have:- none of the series' yet}"
+			echo "patch $i: built in $(($(date +%s) - t)) s, $(grep -c '^  CC' "$B/build.log" || true) objects compiled${made:+; of the series' files: $made}"
+		} | tee "$B/stamps/$key.tmp" | sed 's/^/# /'
+		mv "$B/stamps/$key.tmp" "$B/stamps/$key"
+	fi
 	check $rc "builds after patch $i: $subject"
-done
+done <"$B/states"
 
 # Warnings of one tool on one file: the count of "file:line: warning" lines.
 warnings() { # TREE FILE ARGS...
 	tree=$1 f=$2
 	shift 2
-	make -s -C "$tree/src" O="$tree/obj" CC="ccache gcc" "$@" \
+	make -s -C "$tree/src" O="$tree/obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@" \
 		"${f%.c}.o" 2>&1 | grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true
 }
 

@@ -5,6 +5,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: guest.sh DIR"
+lock_build
 dir=$1
 tests=$dir/tests
 # Everything the guest is made of.  A guest whose stamp matches is kept.

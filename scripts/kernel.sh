@@ -1,29 +1,42 @@
 #!/bin/sh
-# Build a small test kernel from a fresh tree.
+# Build a small test kernel.
 #
-#   kernel.sh [--vanilla] [--check-last] NAME [FRAGMENT...]
+#   kernel.sh [--vanilla] [--check-last] [--src TREE] NAME [FRAGMENT...]
 #
-# The tree goes to $UMHCAP_BUILD/NAME/src and the objects to
-# $UMHCAP_BUILD/NAME/obj.  tinyconfig is merged with config/umhcap.config
-# and any further FRAGMENTs.  The last line printed is the bzImage path.
+# The objects go to $UMHCAP_BUILD/NAME/obj.  The tree is
+# $UMHCAP_BUILD/NAME/src, checked out by scripts/tree.sh (the series, or
+# with --vanilla none of it); with --src, the tree of the kernel TREE
+# ('patched'), whose objects also seed NAME's on its first build, so that
+# a configuration that differs in a few options compiles only what those
+# options reach.  tinyconfig is merged with config/umhcap.config and any
+# further FRAGMENTs.  The last line printed is the bzImage path.
+#
 # A build whose inputs have not changed since it last finished is kept.
+# A build whose inputs changed is made in the objects of the last one:
+# kbuild rebuilds exactly what the changed files and options reach, and
+# ccache serves what it has compiled before.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 treeopt=
 checklast=
+srcname=
 while :; do
 	case ${1:-} in
 	--vanilla) treeopt=--vanilla ;;
 	--check-last) checklast=1 ;;
+	--src) srcname=${2:-}; shift ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# -ge 1 ] || die "usage: kernel.sh [--vanilla] [--check-last] NAME [FRAGMENT...]"
+[ $# -ge 1 ] || die "usage: kernel.sh [--vanilla] [--check-last] [--src TREE] NAME [FRAGMENT...]"
 name=$1
 shift
-src=$UMHCAP_BUILD/$name/src
+[ -z "$srcname" ] || [ -z "$treeopt" ] || die "--src and --vanilla exclude each other"
+[ "$srcname" != "$name" ] || die "--src $name: a kernel is not its own source"
+lock_build
+src=$UMHCAP_BUILD/${srcname:-$name}/src
 obj=$UMHCAP_BUILD/$name/obj
 # Fragments are read from the object directory: make them absolute.
 frags=$TOP/config/umhcap.config
@@ -32,12 +45,12 @@ for f in "$@"; do
 	frags="$frags $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
 done
 
-# Everything the build depends on.  A tree whose stamp matches is not
-# extracted and built again; a build that did not finish leaves no stamp.
+# Everything the build depends on.  A kernel whose stamp matches is kept;
+# a build that did not finish leaves no stamp.
 need_tarball
 stamp=$UMHCAP_BUILD/$name/stamp
 inputs=$( {
-	echo "$treeopt${checklast:+ --check-last}"
+	echo "$treeopt${checklast:+ --check-last} ${srcname:+--src $srcname}"
 	ls -lL --time-style=+%s "$KSRC_TARBALL"
 	[ -n "$treeopt" ] || series_text
 	cat $frags "$TOP/scripts/kernel.sh" "$TOP/scripts/tree.sh" \
@@ -51,8 +64,18 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
 fi
 rm -f "$stamp"
 
-"$TOP/scripts/tree.sh" $treeopt "$src"
-rm -rf "$obj"
+# The tree, as the series is now: only the files that changed are written.
+if [ -n "$srcname" ]; then
+	"$TOP/scripts/tree.sh" "$src"
+	# Objects of another directory, or seeded before their paths were
+	# made this directory's (no .seeded), start again from the source's.
+	if [ ! -f "$obj/.seeded" ] && [ -f "$UMHCAP_BUILD/$srcname/obj/.config" ]; then
+		step "$name: starting from the objects of $srcname"
+		seed_objs "$UMHCAP_BUILD/$srcname/obj" "$obj"
+	fi
+else
+	"$TOP/scripts/tree.sh" $treeopt "$src"
+fi
 mkdir -p "$obj"
 
 export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
@@ -61,15 +84,15 @@ export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
 kmake() {
-	make -s -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
 step "configuring $name: tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
-kmake tinyconfig >/dev/null
+kmake -s tinyconfig >/dev/null
 # shellcheck disable=SC2086
 (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 	"$obj/.config" $frags >/dev/null)
-kmake olddefconfig >/dev/null
+kmake -s olddefconfig >/dev/null
 
 # Every option a fragment asked for must have survived olddefconfig.
 # With --check-last, only the last fragment's: it turns options off, and
@@ -88,23 +111,26 @@ for f in $check; do
 done
 [ -z "$lost" ] || die "options lost after olddefconfig (missing dependency?):$lost"
 
-step "building $name with $JOBS jobs (ccache: $CCACHE_DIR)"
+targets=bzImage
+! grep -q '=m$' "$obj/.config" || targets="bzImage modules"
+step "building $name ($targets; ${JFLAG:-the job slots of make check}; log: $UMHCAP_BUILD/$name/build.log)"
 start=$(date +%s)
-kmake -j"$JOBS" bzImage >&2 ||
-	die "kernel build of $name failed; the log is above"
+# shellcheck disable=SC2086
+kbuild "$name" "$UMHCAP_BUILD/$name/build.log" kmake $JFLAG $targets ||
+	die "kernel build of $name failed; its log is $UMHCAP_BUILD/$name/build.log"
+kbuild_count "$obj" "$UMHCAP_BUILD/$name/build.log"
 # Modules go in a cpio of their own, appended to the guest's initramfs
 # at boot (scripts/boot.sh): a module loads only into the kernel it was
 # built with.  They are installed as a distribution installs them, with
 # modules_install and depmod, so that kmod's modprobe finds them by alias.
 rm -f "$obj/modules.cpio"
 rm -rf "$obj/modroot"
-if grep -q '=m$' "$obj/.config"; then
-	kmake -j"$JOBS" modules >&2 || die "module build of $name failed"
-	kmake INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 \
+if [ "$targets" != bzImage ]; then
+	kmake -s INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 \
 		DEPMOD=/usr/sbin/depmod modules_install >/dev/null ||
 		die "modules_install of $name failed"
 	pack_modules "$src" "$obj" || die "cannot pack the modules of $name"
 fi
-step "built $name in $(($(date +%s) - start)) s"
+step "built $name in $(($(date +%s) - start)) s: $(grep -c '^  CC' "$UMHCAP_BUILD/$name/build.log" || true) objects compiled, $(cat "$UMHCAP_BUILD/$name/build.log.objects") in the kernel"
 echo "$inputs" >"$stamp"
 echo "$obj/arch/x86/boot/bzImage"

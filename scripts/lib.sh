@@ -11,11 +11,38 @@ JOBS=${JOBS:-$(nproc)}
 # would change the kernel's .config, and with it every object, so that the
 # clean root and this machine share no ccache hit.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-export UMHCAP_BUILD TOP PATH
+# One locale everywhere: ccache hashes LANG and LC_*, and the clean root
+# (env -i) has none, so that a locale here would cost it every hit.
+LC_ALL=C
+unset LANG LANGUAGE LC_CTYPE LC_MESSAGES
+export UMHCAP_BUILD TOP PATH LC_ALL
+
+# -jN for a make, or nothing under a make that shares its job slots
+# (make check's step graph, scripts/check.mk): a build then takes the
+# cores no boot is using, and never more than the machine has.
+case " ${MAKEFLAGS:-} " in
+*" --jobserver-auth="*|*" --jobserver-fds="*) JFLAG= ;;
+*) JFLAG=-j$JOBS ;;
+esac
 
 die() {
 	echo "$(basename "$0"): error: $*" >&2
 	exit 1
+}
+
+# One run per build directory: 'make check', a kernel, a guest or a boot
+# writes where another run reads.  Taken by the first script of a run;
+# the scripts it calls find it held (UMHCAP_LOCKED) and go on.
+lock_build() {
+	[ "${UMHCAP_LOCKED:-}" = "$UMHCAP_BUILD" ] && return 0
+	mkdir -p "$UMHCAP_BUILD"
+	exec 9>>"$UMHCAP_BUILD/.lock"
+	if ! flock -n 9; then
+		die "another run is using $UMHCAP_BUILD (pid $(cat "$UMHCAP_BUILD/.lock.pid" 2>/dev/null || echo '?')); wait for it, or set UMHCAP_BUILD"
+	fi
+	echo $$ >"$UMHCAP_BUILD/.lock.pid"
+	UMHCAP_LOCKED=$UMHCAP_BUILD
+	export UMHCAP_LOCKED
 }
 
 step() {
@@ -59,4 +86,71 @@ pack_modules() {
 series_text() {
 	# shellcheck disable=SC2046
 	(cd "$TOP/patches" && cat series $(cat series))
+}
+
+# NAME LOG COMMAND...: run a kernel make, its own lines in LOG, and say
+# how far it has got every 30 s: the objects compiled so far, of how many
+# the last whole build of NAME had, and the line make printed last.  On
+# failure the errors are shown and the status returned.
+kbuild() {
+	_name=$1 _log=$2
+	shift 2
+	_total=$(cat "$_log.objects" 2>/dev/null || echo '?')
+	(
+		# The sleep goes with the ticker: a pipe it held open would
+		# keep a reader of this script's output waiting.
+		trap 'kill $_s 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep 30 &
+			_s=$!
+			wait $_s
+			printf '[%s] %s: %s: %s objects compiled (a whole build: %s); at: %s\n' \
+				"$(date +%H:%M:%S)" "$(basename "$0" .sh)" "$_name" \
+				"$(grep -c '^  CC' "$_log" 2>/dev/null || true)" "$_total" \
+				"$(grep '^  [A-Z]' "$_log" 2>/dev/null | tail -n 1 | tr -s ' ')" >&2
+		done
+	) >&2 </dev/null &
+	_tick=$!
+	_rc=0
+	# Its own lines, even under 'make -s': kbuild goes silent on an s
+	# among the one-letter flags MAKEFLAGS passes down.
+	MAKEFLAGS=$(printf '%s' "${MAKEFLAGS:-}" | sed 's/^\([A-Za-z]*\)s/\1/') \
+		"$@" >"$_log" 2>&1 || _rc=$?
+	kill $_tick 2>/dev/null || true
+	wait $_tick 2>/dev/null || true
+	if [ $_rc != 0 ]; then
+		{ grep -E -e 'error|Error|undefined reference' "$_log" | head -n 30
+		  echo "... the last lines of $_log:"; tail -n 15 "$_log"; } |
+			sed 's/^/    /' >&2
+	fi
+	return $_rc
+}
+
+# OBJ LOG: how many objects a whole build of OBJ has, for kbuild's count.
+kbuild_count() {
+	find "$1" -name '*.o' ! -path '*/tools/*' | wc -l >"$2.objects"
+}
+
+# FROM TO: start the object directory TO as a copy of FROM, for a kernel
+# of the same tree in another configuration: kbuild then rebuilds only
+# what the options that differ reach.  Times are kept.  Paths are made
+# TO's: objtool's own build (tools/) records FROM's absolute path, and
+# every object's dependencies are relative to the directory it was
+# built in (ccache's base_dir turns the compiler's paths relative), so
+# TO's copies would name files that do not exist from TO, which make
+# takes for unchanged, and modpost fails to open.  TO/.seeded marks a
+# directory seeded this way.
+seed_objs() {
+	rm -rf "$2"
+	mkdir -p "$(dirname "$2")"
+	cp -a "$1" "$2"
+	rm -rf "$2/modroot" "$2/modules.cpio" "$2/modules.list"
+	_src=$(readlink -f "$1/source")
+	_from=$(realpath -m --relative-to="$1" "$_src")
+	_to=$(realpath -m --relative-to="$2" "$_src")
+	find "$2" -name '*.cmd' -type f | while read -r f; do
+		sed -e "s|$1/|$2/|g" -e "s|\([ =]\)$_from/|\1$_to/|g" \
+			"$f" >"$f.seed" && touch -r "$f" "$f.seed" && mv "$f.seed" "$f"
+	done
+	echo "$1" >"$2/.seeded"
 }

@@ -7,8 +7,11 @@
 #                              with no warning more than unpatched
 #   matrix.sh link [NAME...]   the "objs" lines on the test kernel (all,
 #                              or those named), as KTAP: each whole
-#                              kernel builds and links ('make matrix';
-#                              minutes each, so not in 'make check')
+#                              kernel builds and links ('make matrix'),
+#                              from the test kernel's objects
+#   matrix.sh objs-one NAME    one "objs" line, as objs runs it: its
+#                              results are kept, and printed again,
+#                              while none of its inputs changes
 #   matrix.sh files            the C files the series touches, as objs
 #                              compiles them (and scripts/gates.sh)
 #   matrix.sh list ACTION      the names of the lines whose action is
@@ -21,7 +24,8 @@
 #                              (in $M/NAME-config): fails if an option of
 #                              the line does not survive
 #   matrix.sh kernel NAME      build the kernel of a suite or boot line
-#                              (scripts/kernel.sh), or of a full line
+#                              (scripts/kernel.sh, from the patched
+#                              tree and objects), or of a full line
 #                              (the patched tree of 'make kernel', with
 #                              the modules of its modules: option);
 #                              prints its bzImage
@@ -115,6 +119,13 @@ kmake() {
 configure() {
 	s=$1 o=$2 a=$3 cbase=$4
 	shift 4
+	# A line's first configuration starts from the objects of the test
+	# kernel of the same tree (x86_64 only): its host programs are built,
+	# and kbuild rebuilds only what the line's options reach.
+	seed=$(dirname "$s")/obj
+	if [ ! -f "$o/.seeded" ] && [ "$a" = x86_64 ] && [ -f "$seed/.config" ]; then
+		seed_objs "$seed" "$o"
+	fi
 	mkdir -p "$o"
 	fragment "$cbase" "$@" >"$o/options.config"
 	case $cbase in
@@ -154,7 +165,7 @@ diagnostics() {
 		objs="$objs ${f%.c}.o"
 	done
 	# shellcheck disable=SC2086
-	kmake "$ds" "$dobj" "$da" -k -j"$JOBS" $tool $objs 2>&1 |
+	kmake "$ds" "$dobj" "$da" -k $JFLAG $tool $objs 2>&1 |
 		sed -n -e 's#^[^ :]*/src/##' \
 			-e 's#^\([^ :]*\):[0-9]*:[0-9:]* \(warning\|error\): #\1: \2: #p' |
 		sort
@@ -190,7 +201,7 @@ objs_line() {
 		return
 	fi
 	ok "$name: configures as asked ($a, $(grep -c '=[ym]$' "$po/.config") options on)"
-	kmake "$P/src" "$po" "$a" -j"$JOBS" prepare >"$po/prepare.log" 2>&1 || {
+	kmake "$P/src" "$po" "$a" $JFLAG prepare >"$po/prepare.log" 2>&1 || {
 		sed 's/^/# /' "$po/prepare.log" | tail -n 20
 		for t in $tools; do notok "$name: $t: make prepare failed"; done
 		return
@@ -212,7 +223,7 @@ objs_line() {
 			mkdir -p "$vo" "$M/cache"
 			cp "$po/.config" "$vo/.config"
 			kmake "$V/src" "$vo" "$a" olddefconfig >/dev/null
-			kmake "$V/src" "$vo" "$a" -j"$JOBS" prepare >/dev/null 2>&1 ||
+			kmake "$V/src" "$vo" "$a" $JFLAG prepare >/dev/null 2>&1 ||
 				die "$name: make prepare failed in the unpatched tree"
 			existing=
 			for f in "$@"; do
@@ -249,7 +260,7 @@ link_line() {
 	targets="bzImage"
 	! grep -q '^CONFIG_MODULES=y' "$po/.config" || targets="$targets modules"
 	# shellcheck disable=SC2086
-	if kmake "$P/src" "$po" "$a" -j"$JOBS" $targets >"$po/build.log" 2>&1; then
+	if kbuild "$name" "$po/build.log" kmake "$P/src" "$po" "$a" $JFLAG $targets; then
 		ok "$name: the whole kernel builds and links ($targets)"
 	else
 		grep -E 'error|undefined' "$po/build.log" | head -n 20 | sed 's/^/# /'
@@ -310,11 +321,11 @@ full_kernel() {
 	fi
 	start=$(date +%s)
 	full_configure "$po" "$name" "$base" "$@"
-	step "$name: building with $JOBS jobs"
-	kmake "$P/src" "$po" x86_64 -j"$JOBS" bzImage modules >"$po/build.log" 2>&1 || {
-		grep -E 'error|undefined' "$po/build.log" | head -n 20 >&2
+	step "$name: building (${JFLAG:-the job slots of make check})"
+	# shellcheck disable=SC2086
+	kbuild "$name" "$po/build.log" kmake "$P/src" "$po" x86_64 $JFLAG bzImage modules ||
 		die "$name: the build failed; see $po/build.log"
-	}
+	kbuild_count "$po" "$po/build.log"
 	kmake "$P/src" "$po" x86_64 INSTALL_MOD_PATH="$po/modroot" \
 		INSTALL_MOD_STRIP=1 DEPMOD=/usr/sbin/depmod modules_install \
 		>/dev/null || die "$name: modules_install failed"
@@ -373,33 +384,56 @@ objs)
 	done
 	echo "TAP version 13"
 	echo "1..$count"
-	# Two workers, one compiler each: most of a line's time goes to
-	# configuring and 'make prepare', which keep one core busy at most,
-	# so two lines side by side use the two cores a -j2 build would.
-	# Each line's results go to a file of its own, printed in order.
+	# One make target a line, side by side as the job slots allow (a
+	# line's configuring and 'make prepare' keep one core busy at
+	# most).  Each line's results go to a file of its own, printed in
+	# order.
 	rm -rf "$M/tap"
 	mkdir -p "$M/tap"
-	for w in 0 1; do
-		(
-			JOBS=1
-			i=0
-			for name in $sel; do
-				i=$((i + 1))
-				[ $((i % 2)) = $w ] || continue
-				# shellcheck disable=SC2046
-				set -- $(line_of "$name")
-				name=$1
-				shift 2
-				t0=$(date +%s)
-				objs_line "$name" "$@" >"$M/tap/$name"
-				step "$name: $(($(date +%s) - t0)) s"
-			done
-		) &
-	done
-	wait
+	{
+		echo "all:$(for name in $sel; do printf ' %s' "$name"; done)"
+		for name in $sel; do
+			printf '%s:\n\t+@%s objs-one %s >%s\n' "$name" \
+				"$TOP/scripts/matrix.sh" "$name" "$M/tap/$name"
+		done
+	} >"$M/objs.mk"
+	# shellcheck disable=SC2086
+	make -s -k $JFLAG -f "$M/objs.mk" >&2 || true
 	for name in $sel; do
 		cat "$M/tap/$name" 2>/dev/null || true
 	done | awk '/^(not )?ok [0-9]+ / { n++; sub(/ok [0-9]+ /, "ok " n " ") } { print }' ;;
+objs-one)
+	# One "objs" line's results, kept while every input is as it was.
+	[ $# -eq 1 ] || die "usage: matrix.sh objs-one NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	name=$1 base=$3
+	shift 2
+	key=$( { echo "$name $*"; series_text
+		 case $base in
+		 debian:*) ls -lL --time-style=+%s "/usr/src/linux-config-6.12/config.${base#debian:}.xz" ;;
+		 *) cat "$TOP/config/umhcap.config" $(small_frags "$base") ;;
+		 esac
+		 ls -lL --time-style=+%s "$KSRC_TARBALL"
+		 cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
+		 gcc --version; sparse --version 2>/dev/null; } |
+		 sha256sum | cut -d' ' -f1)
+	kept=$M/$name/results.$key
+	if [ -f "$kept" ]; then
+		step "$name: kept (configuration, tree, scripts and compilers unchanged)"
+		echo "# $name: results of an earlier run whose every input was this run's"
+		cat "$kept"
+		exit 0
+	fi
+	t0=$(date +%s)
+	objs_line "$name" "$@" >"$M/$name.tap"
+	step "$name: $(($(date +%s) - t0)) s"
+	cat "$M/$name.tap"
+	# Only a clean result is kept: a failure is looked at again.
+	if ! grep -q '^not ok' "$M/$name.tap"; then
+		rm -f "$M/$name"/results.*
+		mv "$M/$name.tap" "$kept"
+	fi ;;
 files)
 	series_files ;;
 list)
@@ -452,7 +486,7 @@ kernel)
 	check=
 	! grep -q '^# CONFIG_' "$M/$name-options.config" || check=--check-last
 	# shellcheck disable=SC2046
-	exec "$TOP/scripts/kernel.sh" $check "$name" $(small_frags "$base") \
+	exec "$TOP/scripts/kernel.sh" $check --src patched "$name" $(small_frags "$base") \
 		"$M/$name-options.config" ;;
 *)
 	die "usage: matrix.sh objs [NAME...] | files | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME" ;;

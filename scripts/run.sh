@@ -6,6 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+lock_build
 K=$UMHCAP_BUILD/patched
 kernel=$K/obj/arch/x86/boot/bzImage
 case ${1:-} in
