@@ -131,6 +131,50 @@ kbuild_count() {
 	find "$1" -name '*.o' ! -path '*/tools/*' | wc -l >"$2.objects"
 }
 
+# KERNEL: the accelerator for QEMU, "-accel kvm" or "-accel tcg" on the
+# first line and "# why" on the second.  scripts/accel.c looks at
+# /dev/kvm; where it says KVM, KERNEL is booted under KVM once, and must
+# print its banner within KVM_VERIFY seconds (default 20): nested KVM can
+# run accel.c's page of real mode and still hang a kernel.  That answer
+# is kept for this machine (its kernel, QEMU and /dev/kvm), in
+# $UMHCAP_BUILD/accel.verdict.  UMHCAP_ACCEL=tcg|kvm|auto chooses.
+accel_choose() {
+	_bin=$UMHCAP_BUILD/accel
+	if [ ! -x "$_bin" ] || [ "$TOP/scripts/accel.c" -nt "$_bin" ]; then
+		mkdir -p "$UMHCAP_BUILD"
+		cc -O2 -Wall -o "$_bin.$$" "$TOP/scripts/accel.c" &&
+			mv "$_bin.$$" "$_bin" || die "cannot build scripts/accel.c"
+	fi
+	_a=$(UMHCAP_ACCEL=${UMHCAP_ACCEL:-auto} "$_bin" --why) ||
+		die "no accelerator as UMHCAP_ACCEL=${UMHCAP_ACCEL:-} asks (see above)"
+	case $_a in
+	"-accel tcg"*) echo "$_a"; return 0 ;;
+	esac
+	_v=$UMHCAP_BUILD/accel.verdict
+	_key=$( { uname -r; qemu-system-x86_64 --version | head -n 1
+		  ls -lL /dev/kvm; } | sha256sum | cut -c1-16)
+	if [ ! -f "$_v" ] || [ "$(head -n 1 "$_v")" != "$_key" ]; then
+		_log=$_v.$$.log
+		timeout "${KVM_VERIFY:-20}" qemu-system-x86_64 -accel kvm -M pc \
+			-m 512 -nodefaults -no-reboot -display none -kernel "$1" \
+			-append "console=ttyS0 earlyprintk=serial,ttyS0 panic=-1" \
+			-serial file:"$_log" </dev/null >/dev/null 2>&1 || true
+		if grep -q 'Linux version' "$_log" 2>/dev/null; then
+			printf '%s\n-accel kvm\n%s; a kernel booted under it\n' \
+				"$_key" "$(echo "$_a" | tail -n 1)" >"$_v.$$"
+		else
+			printf '%s\n-accel tcg\n# tcg: /dev/kvm ran accel.c, but no kernel printed its banner under KVM in %s s\n' \
+				"$_key" "${KVM_VERIFY:-20}" >"$_v.$$"
+		fi
+		rm -f "$_log"
+		mv "$_v.$$" "$_v"
+	fi
+	case ${UMHCAP_ACCEL:-auto}/$(sed -n 2p "$_v") in
+	kvm/"-accel tcg") die "UMHCAP_ACCEL=kvm, but $(sed -n 3p "$_v" | sed 's/^# tcg: //')" ;;
+	esac
+	tail -n +2 "$_v"
+}
+
 # FROM TO: start the object directory TO as a copy of FROM, for a kernel
 # of the same tree in another configuration: kbuild then rebuilds only
 # what the options that differ reach.  Times are kept.  Paths are made
