@@ -1,153 +1,88 @@
 #!/bin/sh
-# Everything 'make check' runs, in order, with the results of every step
-# counted by scripts/ktap.c.  The last line is "N passed, N failed".
+# 'make check': every step of scripts/check.mk, side by side as the
+# machine's cores allow, with the results of every step counted by
+# scripts/ktap.c.  The last line is "N passed, N failed", on every way
+# out: a step that fails, one that never ran, an error here or ^C.
+#
+#   check.sh            make check
+#   check.sh --debian   make debian (scripts/debian.sh): the full lines
+#                       of config/matrix (DEBIAN_LINES), through the suite
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-K=$UMHCAP_BUILD/patched
-V=$UMHCAP_BUILD/vanilla
+target=check
 R=$UMHCAP_BUILD/results
+if [ "${1:-}" = --debian ]; then
+	target=debian
+	R=$UMHCAP_BUILD/results-debian
+fi
 S=$TOP/scripts
-. "$S/suite.sh"
+# Another run's results are not this one's to count, or to remove.
+trap 'echo "0 passed, 1 failed (no step ran: see above)"' EXIT
+lock_build
 
-# The counter itself, on boots whose count is known.
-mkdir -p "$R/ktap"
-timed ktap "$TOP/scripts/ktap_test.sh" "$UMHCAP_BUILD/ktap" >"$R/ktap/tests.log"
+rm -rf "$R"
+mkdir -p "$R/steps"
+: >"$R/steps/body"
+: >"$R/times"
+t0=$(date +%s)
+# fd 3: where the summary goes, whatever a step redirects.
+exec 3>&1
 
-# The README's commands, as a reader types them, on the build the rest of
-# the run uses.  A README command that stops working fails here.
-readme_kernel() { # make kernel: its last line is an existing bzImage
-	make -s -C "$TOP" kernel >"$R/make-kernel.out" || return 1
-	img=$(tail -n 1 "$R/make-kernel.out")
-	case $img in
-	/*/bzImage) [ -f "$img" ] || { step "make kernel: no file $img"; return 1; } ;;
-	*) step "make kernel: last line '$img' is not a bzImage path"; return 1 ;;
-	esac
-	echo "$img" >"$R/bzImage"
-}
-readme_run() { # make run: builds the guest, boots the demo, which checks itself
-	make -s -C "$TOP" run >"$R/make-run.out" 2>&1 ||
-		{ tail -n 20 "$R/make-run.out" >&2; return 1; }
-	mkdir -p "$R/make-run"
-	cp "$UMHCAP_BUILD/run/demo/console.log" \
-		"$UMHCAP_BUILD/run/demo/tests.log" "$R/make-run/"
-}
-readme_shell() { # make shell: a person types at the guest's shell
-	out=$R/make-shell.out
-	fifo=$R/make-shell.in
-	rm -f "$fifo" "$out"
-	mkfifo "$fifo"
-	# Read-write, so that opening it does not wait for the reader.
-	exec 4<>"$fifo"
-	make -s -C "$TOP" shell <"$fifo" >"$out" 2>&1 &
-	pid=$!
-	# Type only once the shell is there: the serial port drops early input.
-	i=0
-	until grep -q "type 'reboot -f' to leave" "$out" || [ $i -ge 300 ] ||
-	      ! kill -0 $pid 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
+# Count what ran, and print the last line: "N passed, N failed".  Steps
+# the graph holds that never ran (a step they need failed, or the run was
+# cut short) count as failed.
+summary() {
+	rc=$?
+	trap - EXIT INT TERM HUP
+	for s in $expected; do
+		grep -qx "$s" "$R/steps/ran" 2>/dev/null ||
+			echo "not ok step $s: not run (a step it needs failed, or the run stopped)" >>"$R/steps/body"
 	done
-	sleep 1
-	echo 'umhcap show all | sed "s/^/shell-saw: /"' >&4
-	sleep 2
-	echo 'reboot -f' >&4
-	rc=0
-	wait $pid || rc=$?
-	exec 4>&-
-	rm -f "$fifo"
-	[ $rc = 0 ] && grep -q '^shell-saw: all (global' "$out" ||
-		{ step "make shell: no answer from the guest's shell; see $out"; return 1; }
-}
-readme_tool() { # make tool, then the tool answers --help
-	make -s -C "$TOP" tool && "$TOP/umhcap/umhcap" --help >/dev/null &&
-		make -s -C "$TOP" help | grep -q '^make check'
-}
-readme_matrix() { # make matrix, on one line: its objects, then the whole kernel
-	make -s -C "$TOP" matrix LINES=no-sysctl >"$R/matrix-link/tests.log" 2>"$R/make-matrix.err" ||
-		{ tail -n 20 "$R/make-matrix.err" >&2; return 1; }
-}
-readme_export() { # make edit, make export: patches/ stays byte-identical
-	rm -rf "$R/.patches.before"
-	cp -a "$TOP/patches" "$R/.patches.before"
-	rc=0
-	{ make -s -C "$TOP" edit UMHCAP_WORK="$R/work" &&
-	  make -s -C "$TOP" export UMHCAP_WORK="$R/work"; } >&2 || rc=$?
-	if ! diff -r "$R/.patches.before" "$TOP/patches" >"$R/export.diff"; then
-		step "make export changed patches/ (restored; the diff is in $R/export.diff)"
-		rm -rf "$TOP/patches"
-		cp -a "$R/.patches.before" "$TOP/patches"
-		rc=1
+	[ -s "$R/steps/body" ] || echo "not ok step check: no step ran (exit $rc)" >>"$R/steps/body"
+	printf 'TAP version 13\n1..%d\n' "$(wc -l <"$R/steps/body")" \
+		>"$R/steps/tests.log"
+	awk '{ sub(/^(not )?ok /, "&" NR " "); print }' "$R/steps/body" \
+		>>"$R/steps/tests.log"
+	step "all steps took $(($(date +%s) - t0)) s, wall:"
+	sort -t' ' -k2 -n -r "$R/times" | sed 's/^/  /' >&2
+	[ ! -s "$R/accel-used" ] || step "guests ran under $(cat "$R/accel-used")"
+	[ ! -f "$R/bench.txt" ] || cat "$R/bench.txt" >&2
+	if [ -x "$UMHCAP_BUILD/ktap" ]; then
+		exec "$UMHCAP_BUILD/ktap" "$R"/*/ >&3
 	fi
-	rm -rf "$R/work"
-	return $rc
+	echo "0 passed, 1 failed (no scripts/ktap.c to count with)" >&3
+	exit 1
 }
+expected=
+trap summary EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 
-timed deps-present "$S/deps.sh" --check
-needed make-kernel readme_kernel
-needed make-run readme_run
-timed make-shell readme_shell
-timed make-tool readme_tool
-timed make-export readme_export
-needed kernel-vanilla "$S/kernel.sh" --vanilla vanilla >"$R/bzImage.vanilla"
+# One seed for the fuzz, stress and used boots; set UMHCAP_SEED to replay a run.
+UMHCAP_SEED=${UMHCAP_SEED:-$t0}
+step "fuzz and stress seed: $UMHCAP_SEED"
 
-# The configurations of config/matrix that compile the series' files:
-# Debian's own, and the test kernel with each option the series meets
-# turned off or changed.
-mkdir -p "$R/matrix" "$R/matrix-link"
-timed matrix-objs "$S/matrix.sh" objs >"$R/matrix/tests.log"
-timed make-matrix readme_matrix
-# 'make debian' takes too long for this run (README): its configurations
-# at least are configured as its kernels would be.
-for cfg in $("$S/matrix.sh" list full); do
-	timed "config-$cfg" "$S/matrix.sh" config "$cfg"
-done
+# ktap, which counts the results, and accel, which chooses the guests'
+# accelerator, with its test.
+cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$S/ktap.c"
+cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/accel" "$S/accel.c"
+cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/accel_test" "$S/accel_test.c"
 
-step "umhcap host tests"
-mkdir -p "$R/umhcap-host"
-timed umhcap-host make -s -C "$TOP/umhcap" check \
-	KSFT_DIR="$K/src/tools/testing/selftests" KSRC="$K/src" >"$R/umhcap-host/tests.log" 2>&1
-
-suite patched "$(cat "$R/bzImage")" 10
-
-# Upstream regression: the kernel's own capabilities and sysctl selftests.
-timed boot-upstream "$S/boot.sh" "$(cat "$R/bzImage")" "$K/initramfs.cpio" \
-	"$R/upstream" kunit.enable=0 sysctl.debug.test_sysctl.boot_int=1 \
-	umhcap.run=upstream/run_all.sh
-
-# umhcap falls back on an unpatched 6.12 built by the same harness.
-timed boot-vanilla "$S/boot.sh" "$(cat "$R/bzImage.vanilla")" \
-	"$K/initramfs.cpio" "$R/vanilla" \
-	umhcap.run=guest/harmless_test,umhcap/guest_fallback_test
-
-# The install step, proved from a minimal Debian root.
-timed clean-root "$S/cleanroot.sh" "$R/clean-root"
-
-# Synchronous helper starts per second, unpatched and patched, same run.
-timed bench env BENCH_BOOTS=2 "$S/bench.sh" >"$R/bench.txt"
-
-mkdir -p "$R/gates"
-timed gates "$S/gates.sh" "$K" "$V" >"$R/gates/tests.log"
-
-# The booted lines of config/matrix: each kernel runs its line's tests.
-for cfg in $("$S/matrix.sh" list boot); do
-	timed "kernel-$cfg" "$S/matrix.sh" kernel "$cfg" >"$R/bzImage.$cfg"
-	# shellcheck disable=SC2046
-	timed "boot-$cfg" "$S/boot.sh" "$(cat "$R/bzImage.$cfg")" \
-		"$K/initramfs.cpio" "$R/$cfg" kunit.enable=0 \
-		$("$S/matrix.sh" params "$cfg") \
-		umhcap.run="$("$S/matrix.sh" tests "$cfg")"
-	mkdir -p "$R/$cfg"
-	"$S/matrix.sh" skips "$cfg" >"$R/$cfg/expected-skips"
-done
-
-# The kernels of config/matrix that run the whole suite again: the debug
-# kernel (PREEMPT_RT, KASAN, lockdep, UBSAN, ...).
-export BOOT_TIMEOUT=1800
-for cfg in $("$S/matrix.sh" list suite); do
-	timed "kernel-$cfg" "$S/matrix.sh" kernel "$cfg" >"$R/bzImage.$cfg"
-	suite "$cfg" "$(cat "$R/bzImage.$cfg")" 40
-done
-
-cat "$R/bench.txt" >&2
-summary
+export UMHCAP_RESULTS=$R UMHCAP_SEED
+if [ $target = debian ]; then
+	DEBIAN_LINES=${DEBIAN_LINES:-$("$S/matrix.sh" list full)}
+	[ -n "$DEBIAN_LINES" ] || die "no full line in config/matrix"
+	export DEBIAN_LINES
+	expected=$(make -s -f "$S/check.mk" debian-list)
+else
+	expected=$(make -s -f "$S/check.mk" list)
+fi
+step "$(echo "$expected" | wc -w) steps, $JOBS at a time (${JFLAG:-the job slots of the make above})"
+# shellcheck disable=SC2086
+make -s -k $JFLAG -f "$S/check.mk" $target || true
+# Which accelerator the boots used, as each boot wrote it.
+cat "$R"/*/accel 2>/dev/null | grep '^-accel' | sort | uniq -c |
+	awk '{ printf "%s%s: %d boots", (NR > 1 ? ", " : ""), $3, $1 } END { print "" }' \
+	>"$R/accel-used"
+exit 0

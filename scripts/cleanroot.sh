@@ -12,12 +12,15 @@
 # shared with it: the ccache directory and the downloaded .deb files
 # ($UMHCAP_BUILD/apt-archives).  No installed package and no build tree
 # is.  Mounts are made in a private mount namespace, so they vanish with
-# it.  OUTDIR gets the demo boot (console.log, tests.log) for scripts/ktap.c
-# and the root's log.
+# it.  Under 'make check' the root's makes take their job slots from the
+# run's (MAKEFLAGS), as every build of the run does.  OUTDIR gets the
+# demo boot (console.log, tests.log) for scripts/ktap.c and the root's
+# log: 'make run' is counted here, and nowhere else.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: cleanroot.sh OUTDIR"
+lock_build
 out=$1
 [ "$(id -u)" -eq 0 ] || die "the clean root needs root (mmdebstrap --mode=root, chroot)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap missing; run 'make deps'"
@@ -45,11 +48,15 @@ done
 apt-config dump --format '%f "%v";%n' Acquire >"$out/apt-acquire.conf"
 
 step "mmdebstrap: a minimal bookworm root in $root"
+# With no descriptor of ours open but 0-2: apt's hooks hand mmdebstrap's
+# pipe to dash as 'cat >&N', and dash takes no N above 9.  Under make
+# check, the job server's pipe and the lock would push N there.
 s=$(date +%s)
 # shellcheck disable=SC2086
 mmdebstrap --quiet --variant=minbase --mode=root \
 	--aptopt="$out/apt-acquire.conf" --include=make,git \
-	bookworm "$root" $sources >"$out/mmdebstrap.log" 2>&1 ||
+	bookworm "$root" $sources >"$out/mmdebstrap.log" 2>&1 \
+	3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- ||
 	{ tail -n 20 "$out/mmdebstrap.log" >&2; die "mmdebstrap failed; see $out/mmdebstrap.log"; }
 step "root made in $(($(date +%s) - s)) s"
 
@@ -82,6 +89,7 @@ unshare --mount --propagation private sh -c '
 	mount --bind "$archives" "$root/var/cache/apt/archives"
 	mount --bind "$ccache" "$root/root/.cache/umhcap/ccache"
 	exec chroot "$root" /usr/bin/env -i TERM=dumb CI="${CI:-}" \
+		MAKEFLAGS="${MAKEFLAGS:-}" UMHCAP_ACCEL="${UMHCAP_ACCEL:-}" \
 		/bin/sh /root/readme.sh
 ' cleanroot "$root" "$archives" "$ccache" >"$out/root.log" 2>&1 || rc=$?
 step "the root's make deps, run and tool took $(($(date +%s) - s)) s (exit $rc)"

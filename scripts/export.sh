@@ -11,28 +11,44 @@ work=${1:-${UMHCAP_WORK:-$UMHCAP_BUILD/work}}
 git -C "$work" rev-parse -q --verify base >/dev/null ||
 	die "$work is not a work tree made by 'make edit'"
 
+# Everything is written beside patches/ first, then put in its place in
+# two renames with ^C and the like ignored: an export stopped at any
+# point before leaves patches/ as it was, and one stopped after has
+# written it whole.
+new=$TOP/.patches.new.$$
+old=$TOP/.patches.old.$$
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$new"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
 git -C "$work" -c core.abbrev=9 format-patch -q --zero-commit --no-signature \
 	--stat=72 --no-numbered -o "$tmp" base..HEAD
 n=$(ls "$tmp" | wc -l)
 [ "$n" -gt 0 ] || die "no commits above 'base' in $work"
 
-find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
-cp "$tmp"/*.patch "$TOP/patches/"
-(cd "$tmp" && ls ./*.patch | sed 's|^\./||') >"$TOP/patches/series"
-step "wrote $n patches and patches/series"
+# What patches/ holds besides the series (cover-letter.txt), then the series.
+mkdir "$new"
+(cd "$TOP/patches" && find . -maxdepth 1 -type f ! -name series \
+	! -name '[0-9][0-9][0-9][0-9]-*.patch' -exec cp -p {} "$new/" \;)
+cp "$tmp"/*.patch "$new/"
+(cd "$tmp" && ls ./*.patch | sed 's|^\./||') >"$new/series"
 
 # The cover letter: patches/cover-letter.txt (subject, blank line, body),
 # then the shortlog and diffstat of the series as it is now.
-cover=$TOP/patches/0000-cover-letter.patch
 {
 	echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
 	git -C "$work" log -1 --format='From: %an <%ae>%nDate: %aD' base..HEAD
-	printf 'Subject: [PATCH 0/%d] %s\n' "$n" "$(head -n 1 "$TOP/patches/cover-letter.txt")"
-	tail -n +2 "$TOP/patches/cover-letter.txt"
+	printf 'Subject: [PATCH 0/%d] %s\n' "$n" "$(head -n 1 "$new/cover-letter.txt")"
+	tail -n +2 "$new/cover-letter.txt"
 	echo
 	git -C "$work" shortlog base..HEAD
 	git -C "$work" diff --stat=72 base..HEAD
-} >"$cover"
-step "wrote $(basename "$cover")"
+} >"$new/0000-cover-letter.patch"
+
+trap '' INT TERM HUP
+mv "$TOP/patches" "$old"
+mv "$new" "$TOP/patches"
+rm -rf "$old"
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+step "wrote $n patches, patches/series and patches/0000-cover-letter.patch"

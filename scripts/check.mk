@@ -1,0 +1,243 @@
+# The steps of 'make check' (and 'make debian') as a dependency graph,
+# run by scripts/check.sh with 'make -j$(nproc) -k -f scripts/check.mk'.
+#
+# Each step is a target whose recipe is scripts/step.sh, which times it
+# and counts it.  make runs as many steps side by side as the machine has
+# cores, and the kernel builds inside them take their job slots from the
+# same make (a '+' recipe passes its job server on): a boot, which runs
+# one guest on one core, takes one slot, and a build takes every slot no
+# boot holds.  Kernel builds run one at a time, in the order of BUILDS:
+# each waits for the one before it (an order-only prerequisite).  A step
+# that others cannot do without is --needed: when it fails, make runs
+# none of the steps that depend on it, and check.sh counts them as not
+# run.
+#
+# Set in the environment by check.sh: UMHCAP_BUILD, UMHCAP_RESULTS,
+# UMHCAP_SEED.  Nothing is passed on make's command line: a variable
+# there would reach every kernel make below as an override.
+
+S := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+TOP := $(patsubst %/,%,$(dir $(S)))
+B := $(UMHCAP_BUILD)
+R := $(UMHCAP_RESULTS)
+K := $(B)/patched
+SEED := $(UMHCAP_SEED)
+STEP := +@$(S)/step.sh
+
+# The kernel each boot runs: a file a kernel step wrote its path to.
+img = "$$(cat $(R)/bzImage.$(1))"
+
+# The configurations of config/matrix, by action.
+MATRIX_FULL := $(shell $(S)/matrix.sh list full)
+MATRIX_BOOT := $(shell $(S)/matrix.sh list boot)
+MATRIX_SUITE := $(shell $(S)/matrix.sh list suite)
+
+# The kernel builds, in order.  The debug kernel comes early, so that its
+# suite's boots, the longest, run beside the builds after it.
+BUILDS := make-kernel make-guest kernel-vanilla \
+	$(addprefix kernel-,$(MATRIX_SUITE)) gates \
+	$(addprefix kernel-,$(MATRIX_BOOT)) matrix-objs make-matrix clean-root
+# $(call chain,LIST): each build waits for the one before it.
+chain = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call chain,$(wordlist 2,$(words $(1)),$(1))))
+$(call chain,$(BUILDS))
+
+.PHONY: check debian list
+STEPS :=
+
+# ---- the harness itself, and the README's commands
+STEPS += ktap accel deps-present make-kernel make-guest make-shell make-tool \
+	make-export
+ktap:
+	$(STEP) --out $(R)/ktap/tests.log ktap $(S)/ktap_test.sh $(B)/ktap
+accel:
+	$(STEP) --out $(R)/accel/tests.log accel $(B)/accel_test $(B)/accel
+deps-present:
+	$(STEP) deps-present $(S)/deps.sh --check
+make-kernel:
+	$(STEP) --needed make-kernel $(S)/readme.sh kernel
+make-guest: make-kernel
+	$(STEP) --needed make-guest $(S)/readme.sh guest
+make-shell: make-guest
+	$(STEP) make-shell $(S)/readme.sh shell
+make-tool:
+	$(STEP) make-tool $(S)/readme.sh tool
+make-export: make-kernel
+	$(STEP) make-export $(S)/readme.sh export
+
+STEPS += kernel-vanilla umhcap-host boot-upstream boot-vanilla bench gates \
+	matrix-objs make-matrix clean-root $(addprefix config-,$(MATRIX_FULL))
+kernel-vanilla: make-kernel
+	$(STEP) --needed --out $(R)/bzImage.vanilla kernel-vanilla \
+		$(S)/kernel.sh --vanilla vanilla
+umhcap-host: make-kernel
+	$(STEP) --out $(R)/umhcap-host/tests.log umhcap-host \
+		make -s -C $(TOP)/umhcap check \
+		KSFT_DIR=$(K)/src/tools/testing/selftests KSRC=$(K)/src
+# Upstream regression: the kernel's own capabilities and sysctl selftests.
+boot-upstream: make-guest
+	$(STEP) boot-upstream $(S)/boot.sh $(call img,patched) \
+		$(K)/initramfs.cpio $(R)/upstream kunit.enable=0 \
+		sysctl.debug.test_sysctl.boot_int=1 umhcap.run=upstream/run_all.sh
+# umhcap falls back on an unpatched 6.12 built by the same harness.
+boot-vanilla: make-guest kernel-vanilla
+	$(STEP) boot-vanilla $(S)/boot.sh $(call img,vanilla) \
+		$(K)/initramfs.cpio $(R)/vanilla \
+		umhcap.run=guest/harmless_test,umhcap/guest_fallback_test
+# Synchronous helper starts per second, unpatched and patched.
+bench: make-guest kernel-vanilla
+	$(STEP) --out $(R)/bench.txt bench env BENCH_BOOTS=2 $(S)/bench.sh
+# checkpatch, the bisect, sparse and W=1.
+gates: make-kernel kernel-vanilla
+	$(STEP) --out $(R)/gates/tests.log gates $(S)/gates.sh $(K) $(B)/vanilla
+# The configurations of config/matrix that compile the series' files,
+# then 'make matrix' as the README gives it, on the line whose whole
+# kernel builds fastest from the test kernel's objects.
+matrix-objs: make-kernel kernel-vanilla
+	$(STEP) --out $(R)/matrix/tests.log matrix-objs $(S)/matrix.sh objs
+make-matrix: matrix-objs
+	$(STEP) make-matrix $(S)/readme.sh matrix no-uevent-helper
+# 'make debian' takes too long for this run (README): its configurations
+# at least are configured as its kernels would be.
+$(addprefix config-,$(MATRIX_FULL)): config-%: make-kernel
+	$(STEP) config-$* $(S)/matrix.sh config $*
+# The install step, proved from a minimal Debian root: make deps, make
+# run (the demo boot, counted here), make tool.
+clean-root: make-kernel
+	$(STEP) clean-root $(S)/cleanroot.sh $(R)/clean-root
+
+# ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)
+# Every boot is a guest of its own; none depends on another but the
+# real-minus boots on the real one, which names them.
+SUITE := selftests bootparams badparams redirect used stress fuzz real real-minus
+define suite
+STEPS += $(addprefix boot-$(1)-,$(SUITE))
+# KUnit, the kselftests with the bounds open at boot, then umhcap on the
+# real kernel (it narrows bounds, so it runs last).
+boot-$(1)-selftests: make-guest $(2)
+	$$(STEP) boot-$(1)-selftests $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-selftests kunit.filter_glob='umh*' \
+		umhcap.run=guest/harmless_test,umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
+# Bounds from the command line, applied before the first helper.
+boot-$(1)-bootparams: make-guest $(2)
+	$$(STEP) boot-$(1)-bootparams $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-bootparams kunit.enable=0 \
+		usermodehelper.bset=$$(BOOTB) usermodehelper.inheritable=$$(BOOTB) \
+		umhcap.run=umh/params_test,umh/boot_test,umh/trace_test
+# Malformed items are reported and skipped; the others still apply.
+boot-$(1)-badparams: make-guest $(2)
+	$$(STEP) boot-$(1)-badparams $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-badparams kunit.enable=0 \
+		usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
+		usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
+		umhcap.run=umh/params_test,umh/boot_test
+# Who may choose a helper's program: real bounded helpers and root short
+# of a capability try every knob (narrows for good).
+boot-$(1)-redirect: make-guest $(2)
+	$$(STEP) boot-$(1)-redirect $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-redirect kunit.enable=0 \
+		umhcap.run=umh/redirect_test
+# What helpers use: real helpers of every purpose use capabilities, their
+# grandchildren too, and a seeded storm of them races readers of the
+# record.  In a boot of its own: it fills the record for good.
+boot-$(1)-used: make-guest $(2)
+	$$(STEP) boot-$(1)-used $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-used kunit.enable=0 \
+		UMH_USED_SEED=$$(SEED) umhcap.run=umh/used_test
+# A seeded concurrent stress, in a boot of its own (narrows for good).
+boot-$(1)-stress: make-guest $(2)
+	$$(STEP) boot-$(1)-stress $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-stress kunit.enable=0 \
+		UMH_STRESS_SEED=$$(SEED) umhcap.run=guest/stress_test
+# Seeded fuzzing of every knob, in a boot of its own (narrows for good).
+boot-$(1)-fuzz: make-guest $(2)
+	$$(STEP) boot-$(1)-fuzz $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-fuzz kunit.enable=0 \
+		UMH_FUZZ_SEED=$$(SEED) umhcap.run=guest/fuzz_test
+# Real Debian helpers (guest/real_test.c): each does its job with open
+# bounds and bounded to what it used; the guest then names one boot per
+# capability of the learned sets, each taking one away from every
+# purpose at once, and the job must fail in each.
+boot-$(1)-real: make-guest $(2)
+	$$(STEP) boot-$(1)-real sh -c '$$(S)/boot.sh "$$$$(cat $$(R)/bzImage.$(1))" \
+		$$(K)/initramfs-real.cpio $$(R)/$(1)-real kunit.enable=0 \
+		UMH_REAL_WAIT=$(3) umhcap.run=guest/real_test && \
+		sed -n "s/^# umhcap-real-boot: //p" $$(R)/$(1)-real/tests.log \
+		>$$(R)/$(1)-real.boots'
+# The boots it named, each a step of its own, side by side as slots allow.
+boot-$(1)-real-minus: boot-$(1)-real
+	$$(STEP) boot-$(1)-real-minus env MINUS_PREFIX=$(1) MINUS_WAIT=$(3) \
+		$$(MAKE) -s -f $$(S)/check.mk minus
+endef
+BOOTB := all:0x1fffffffdff,uevent:0x1ffffdfffff,coredump:0
+
+$(eval $(call suite,patched,make-kernel,10))
+
+# The kernels of config/matrix that run the whole suite again: the debug
+# kernel (PREEMPT_RT, KASAN, lockdep, UBSAN, ...), slow under TCG.
+define suite_line
+STEPS += kernel-$(1)
+kernel-$(1): make-kernel
+	$$(STEP) --needed --out $$(R)/bzImage.$(1) kernel-$(1) \
+		$$(S)/matrix.sh kernel $(1)
+$$(addprefix boot-$(1)-,$$(SUITE)): export BOOT_TIMEOUT := 1800
+$$(eval $$(call suite,$(1),kernel-$(1),40))
+endef
+$(foreach c,$(MATRIX_SUITE),$(eval $(call suite_line,$(c))))
+
+# The booted lines of config/matrix: each kernel runs its line's tests.
+define boot_line
+STEPS += kernel-$(1) boot-$(1)
+kernel-$(1): make-kernel
+	$$(STEP) --needed --out $$(R)/bzImage.$(1) kernel-$(1) \
+		$$(S)/matrix.sh kernel $(1)
+boot-$(1): make-guest kernel-$(1)
+	$$(STEP) boot-$(1) sh -c '$$(S)/boot.sh "$$$$(cat $$(R)/bzImage.$(1))" \
+		$$(K)/initramfs.cpio $$(R)/$(1) kunit.enable=0 \
+		$$$$($$(S)/matrix.sh params $(1)) \
+		umhcap.run="$$$$($$(S)/matrix.sh tests $(1))" && \
+		$$(S)/matrix.sh skips $(1) >$$(R)/$(1)/expected-skips'
+endef
+$(foreach c,$(MATRIX_BOOT),$(eval $(call boot_line,$(c))))
+
+# The builds first: make starts steps in this order as slots free up, and
+# the chain of builds is the run's longest path.
+check: $(BUILDS) $(filter-out $(BUILDS),$(STEPS))
+
+# The steps a run should count: check.sh counts any that did not run.
+list:
+	@echo $(STEPS)
+
+# ---- the real-minus boots of one suite (MINUS_PREFIX, MINUS_WAIT): a
+# make of their own, run by boot-PREFIX-real-minus, that shares its job
+# slots.
+ifneq ($(MINUS_PREFIX),)
+MINUS_BOOTS := $(R)/$(MINUS_PREFIX)-real.boots
+MINUS_N := $(shell grep -c . $(MINUS_BOOTS) 2>/dev/null || echo 0)
+MINUS := $(addprefix minus-,$(shell seq 1 $(MINUS_N)))
+.PHONY: minus $(MINUS)
+minus: $(MINUS)
+	@[ -s $(MINUS_BOOTS) ] || { echo "no boots named in $(MINUS_BOOTS)" >&2; exit 1; }
+$(MINUS): minus-%:
+	$(STEP) boot-$(MINUS_PREFIX)-real-minus$* sh -c '$(S)/boot.sh \
+		"$$(cat $(R)/bzImage.$(MINUS_PREFIX))" $(K)/initramfs-real.cpio \
+		$(R)/$(MINUS_PREFIX)-real-minus$* kunit.enable=0 \
+		UMH_REAL_WAIT=$(MINUS_WAIT) $$(sed -n $*p $(MINUS_BOOTS)) \
+		umhcap.run=guest/real_test'
+endif
+
+# ---- 'make debian' (scripts/debian.sh): each full line, built whole,
+# through the suite (DEBIAN_LINES: the lines).
+define debian_line
+DEBIAN_STEPS += kernel-$(1) $$(addprefix boot-$(1)-,$$(SUITE))
+kernel-$(1):
+	$$(STEP) --needed --out $$(R)/bzImage.$(1) kernel-$(1) \
+		$$(S)/matrix.sh kernel $(1)
+$$(addprefix boot-$(1)-,$$(SUITE)): export BOOT_TIMEOUT := 1800
+$$(eval $$(call suite,$(1),kernel-$(1),40))
+endef
+ifneq ($(DEBIAN_LINES),)
+$(foreach c,$(DEBIAN_LINES),$(eval $(call debian_line,$(c))))
+endif
+debian: $(DEBIAN_STEPS)
+debian-list:
+	@echo $(DEBIAN_STEPS)
