@@ -17,28 +17,6 @@
 
 #define UMH_DIR	"/proc/sys/kernel/usermodehelper"
 
-const char *const umh_purpose_names[UMH_NR] = {
-	[UMH_ALL]		= "all",
-	[UMH_MODPROBE]		= "modprobe",
-	[UMH_COREDUMP]		= "coredump",
-	[UMH_UEVENT]		= "uevent",
-	[UMH_REQUEST_KEY]	= "request_key",
-	[UMH_RELEASE_AGENT]	= "release_agent",
-	[UMH_POWER]		= "power",
-	[UMH_INITRD]		= "initrd",
-	[UMH_OTHER]		= "other",
-};
-
-int umh_purpose_lookup(const char *name)
-{
-	int p;
-
-	for (p = 0; p < UMH_NR; p++)
-		if (!strcmp(name, umh_purpose_names[p]))
-			return p;
-	return -1;
-}
-
 /* Path of a bound file, or of the directory when @file is NULL. */
 int umh_path(char *buf, size_t len, const char *root, int purpose,
 	     const char *file)
@@ -47,7 +25,7 @@ int umh_path(char *buf, size_t len, const char *root, int purpose,
 
 	n = snprintf(buf, len, "%s" UMH_DIR "%s%s%s%s", root,
 		     purpose == UMH_ALL ? "" : "/",
-		     purpose == UMH_ALL ? "" : umh_purpose_names[purpose],
+		     purpose == UMH_ALL ? "" : umh_purpose_name(purpose),
 		     file ? "/" : "", file ? file : "");
 	if (n < 0 || (size_t)n >= len) {
 		umh_err("path too long under root %s; use a shorter --root",
@@ -186,12 +164,14 @@ int umh_bound_write(const char *path, uint64_t mask)
 
 int umh_load(const char *root, struct umh_state *st)
 {
+	const struct umh_purpose_info *u;
 	char path[PATH_MAX];
 	int p;
 
 	memset(st, 0, sizeof(*st));
 	st->per_purpose = umh_has_per_purpose(root);
-	for (p = 0; p < UMH_NR; p++) {
+	umh_for_each(u) {
+		p = u->id;
 		if (p != UMH_ALL && !st->per_purpose)
 			break;
 		if (umh_path(path, sizeof(path), root, p, "bset") ||
@@ -261,14 +241,17 @@ static int record_read(const char *root, int purpose, const char *file,
 int umh_record_load(const char *root, struct umh_record *rec)
 {
 	static const char *const files[] = { "used", "started" };
+	bool per_purpose = umh_has_per_purpose(root);
+	const struct umh_purpose_info *u;
 	int p, f, ret;
 
 	memset(rec, 0, sizeof(*rec));
-	for (p = 0; p < UMH_NR; p++) {
-		if (p == UMH_MODPROBE && !umh_has_per_purpose(root)) {
+	umh_for_each(u) {
+		p = u->id;
+		if (p != UMH_ALL && !per_purpose) {
 			/* An unpatched kernel with a record: there is none. */
-			umh_path(rec->missing, sizeof(rec->missing), root, p,
-				 NULL);
+			umh_path(rec->missing, sizeof(rec->missing), root,
+				 UMH_MODPROBE, NULL);
 			return 1;
 		}
 		for (f = 0; f < 2; f++) {

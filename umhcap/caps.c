@@ -93,17 +93,6 @@ static void caps_put_name(FILE *f, int cap)
 	}
 }
 
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		umh_err("out of memory");
-		exit(UMH_EXIT_ERROR);
-	}
-	return p;
-}
-
 /* "cap_a, cap_b" or "none"; the caller frees the result. */
 char *caps_list(uint64_t mask)
 {
@@ -114,10 +103,10 @@ char *caps_list(uint64_t mask)
 	int i;
 
 	if (!mask)
-		return xstrdup("none");
+		return umh_xstrdup("none");
 	f = open_memstream(&buf, &len);
 	if (!f) {
-		umh_err("out of memory");
+		umh_oom();
 		exit(UMH_EXIT_ERROR);
 	}
 	for (i = 0; i < 64; i++) {
@@ -142,7 +131,7 @@ char *caps_format(uint64_t mask)
 	size_t len;
 
 	if (mask == full)
-		return xstrdup("all");
+		return umh_xstrdup("all");
 	pos = caps_list(mask);
 	if (!mask || (mask & ~full))
 		return pos;
@@ -150,7 +139,7 @@ char *caps_format(uint64_t mask)
 	len = strlen("all except ") + strlen(except) + 1;
 	neg = malloc(len);
 	if (!neg) {
-		umh_err("out of memory");
+		umh_oom();
 		exit(UMH_EXIT_ERROR);
 	}
 	snprintf(neg, len, "all except %s", except);

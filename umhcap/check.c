@@ -177,7 +177,7 @@ static void check_measured(struct check *c, const struct umh_state *st,
 	need = caps_format(m->caps);
 	ex = caps_list(excess);
 	finding(c, "%s: ceiling exceeds what %s (%s %s) was measured to need (%s) by: %s",
-		umh_purpose_names[m->purpose], m->program, m->package,
+		umh_purpose_name(m->purpose), m->program, m->package,
 		m->version, need, ex);
 	free(need);
 	free(ex);
@@ -194,7 +194,7 @@ static void check_unmeasured(struct check *c, const struct umh_state *st,
 {
 	uint64_t used = no_record ? 0 : rec->used[p];
 	uint64_t excess = umh_ceiling(st, p) & ~used;
-	const char *name = umh_purpose_names[p];
+	const char *name = umh_purpose_name(p);
 	char *shown, *ex;
 
 	if (!excess)
@@ -224,8 +224,8 @@ static void check_global(struct check *c, const struct umh_state *st)
 		return;
 	needed = caps_format(need);
 	ex = caps_list(excess);
-	finding(c, "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
-		needed, ex);
+	finding(c, "%s: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
+		umh_purpose_name(UMH_ALL), needed, ex);
 	free(needed);
 	free(ex);
 }
@@ -233,19 +233,19 @@ static void check_global(struct check *c, const struct umh_state *st)
 static void check_ceilings(struct check *c, const struct umh_state *st,
 			   const struct umh_record *rec, bool no_record)
 {
+	const struct umh_purpose_info *u;
 	const struct umh_measured *m;
-	int p;
 
 	if (!st->per_purpose) {
 		check_global(c, st);
 		return;
 	}
-	for (p = UMH_ALL + 1; p < UMH_NR; p++) {
-		m = umh_measured_for(p);
+	umh_for_each_purpose(u) {
+		m = umh_measured_for(u->id);
 		if (m)
 			check_measured(c, st, m);
 		else
-			check_unmeasured(c, st, rec, no_record, p);
+			check_unmeasured(c, st, rec, no_record, u->id);
 	}
 }
 
@@ -253,12 +253,14 @@ static void check_ceilings(struct check *c, const struct umh_state *st,
 static void check_record(struct check *c, const struct umh_state *st,
 			 const struct umh_record *rec)
 {
+	const struct umh_purpose_info *u;
 	unsigned long long n;
 	uint64_t allowed, used;
 	char *list;
 	int p;
 
-	for (p = UMH_ALL + 1; p < UMH_NR; p++) {
+	umh_for_each_purpose(u) {
+		p = u->id;
 		n = rec->started[p];
 		if (!n)
 			continue;
@@ -268,13 +270,13 @@ static void check_record(struct check *c, const struct umh_state *st,
 		if ((allowed & ~used) && umh_measured_for(p)) {
 			list = caps_format(allowed & ~used);
 			finding(c, "%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
-				umh_purpose_names[p], n, list);
+				u->name, n, list);
 			free(list);
 		}
 		if (used & ~allowed) {
 			list = caps_format(used & ~allowed);
 			finding(c, "%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now",
-				umh_purpose_names[p], list);
+				u->name, list);
 			free(list);
 		}
 	}
@@ -294,30 +296,26 @@ static void note_global(const struct umh_state *st)
 	free(shared);
 }
 
-int cmd_check(const struct umh_opts *o, int argc, char **argv)
+int cmd_check(const struct umh_args *a)
 {
+	const struct umh_purpose_info *u;
 	struct check c = { 0 };
 	struct umh_record rec;
 	struct umh_state st;
-	int p, no_record;
+	int no_record;
 
-	(void)argv;
-	if (argc > 1) {
-		umh_err("usage: umhcap check");
+	if (umh_load(a->root, &st))
 		return UMH_EXIT_ERROR;
-	}
-	if (umh_load(o->root, &st))
-		return UMH_EXIT_ERROR;
-	no_record = umh_record_load(o->root, &rec);
+	no_record = umh_record_load(a->root, &rec);
 	if (no_record < 0)
 		return UMH_EXIT_ERROR;
 	check_ceilings(&c, &st, &rec, no_record);
-	for (p = 0; p < UMH_NR; p++)
-		if (p == UMH_ALL || st.per_purpose)
-			check_agree(&c, umh_purpose_names[p], &st.b[p]);
+	umh_for_each(u)
+		if (u->id == UMH_ALL || st.per_purpose)
+			check_agree(&c, u->name, &st.b[u->id]);
 	if (!no_record)
 		check_record(&c, &st, &rec);
-	if (check_cmdline(&c, o->root))
+	if (check_cmdline(&c, a->root))
 		return UMH_EXIT_ERROR;
 	if (no_record > 0)
 		printf("note: this kernel keeps no record of what helpers use (no %s); unused capabilities were not checked\n",

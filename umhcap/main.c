@@ -2,78 +2,205 @@
 /*
  * umhcap - inspect and narrow the capability bounds of usermode helpers.
  *
- * Global options, command dispatch and error reporting.
+ * The global options, and the table of commands: what each is called,
+ * takes and does, from which umhcap --help, every umhcap COMMAND --help
+ * (opts.c) and the dispatch are made.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "umhcap.h"
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+/* drop and keep take the same. */
+#define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | UMH_TAKES_CAPS)
+#define SET_SYNOPSIS	"[-p PURPOSE] [-n] CAP..."
+
+/* In the order umhcap --help lists them; the first is the default. */
+static const struct umh_cmd cmds[] = {
+	{
+		.name		= "show",
+		.run		= cmd_show,
+		.takes		= UMH_TAKES_HEX | UMH_TAKES_JSON |
+				  UMH_TAKES_PURPOSES,
+		.synopsis	= "[-x] [--json] [PURPOSE...]",
+		.summary	= "show bounds and ceilings (the default)",
+		.about		=
+"For the global bound and each purpose, or the ones named, print the\n"
+"bounding set (bset), the inheritable bound and the ceiling: all.bset &\n"
+"<purpose>.bset, the most a helper of the purpose gets.",
+	},
+	{
+		.name		= "drop",
+		.run		= cmd_drop,
+		.takes		= SET_TAKES,
+		.synopsis	= SET_SYNOPSIS,
+		.summary	= "clear capabilities from a bound",
+		.about		=
+"Clear the capabilities named from the bset and the inheritable bound of\n"
+"a purpose, or of the global bound, then read both back to verify.",
+	},
+	{
+		.name		= "keep",
+		.run		= cmd_keep,
+		.takes		= SET_TAKES,
+		.synopsis	= SET_SYNOPSIS,
+		.summary	= "narrow a bound to exactly CAP...",
+		.about		=
+"Narrow the bset and the inheritable bound of a purpose, or of the global\n"
+"bound, to exactly the capabilities named, then read both back to verify.\n"
+"Each must still be in the bset: a bound is only ever narrowed.",
+	},
+	{
+		.name		= "learn",
+		.run		= cmd_learn,
+		.takes		= UMH_TAKES_APPLY | UMH_TAKES_DRY_RUN |
+				  UMH_TAKES_IDLE | UMH_TAKES_HEX |
+				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES,
+		.synopsis	= "[-x] [--json] [--include-idle] [PURPOSE...]\n"
+				  "--apply [-n] [--include-idle] [PURPOSE...]",
+		.summary	= "what helpers used; --apply narrows to it",
+		.about		=
+"What the helpers of each purpose, and every process they started, used\n"
+"since boot, from the kernel's record, next to what their bounds allow.\n"
+"With --apply, narrow each purpose whose helpers ran to what they used;\n"
+"an idle purpose, whose helpers never ran, is left alone unless\n"
+"--include-idle.",
+	},
+	{
+		.name		= "check",
+		.run		= cmd_check,
+		.takes		= 0,
+		.synopsis	= "",
+		.summary	= "hardening report (exit 1 on findings)",
+		.about		=
+"Report each ceiling beyond what the purpose's helper program was\n"
+"measured to need (see umhcap policy) or, where none was measured,\n"
+"beyond what its helpers used since boot; bounds whose bset and\n"
+"inheritable disagree; malformed usermodehelper.* items on the kernel\n"
+"command line; and capabilities a purpose's helpers never used, or used\n"
+"and are refused now.  Exit 1 on findings.",
+	},
+	{
+		.name		= "policy",
+		.run		= cmd_policy,
+		.takes		= 0,
+		.synopsis	= "",
+		.summary	= "what each helper was measured to need",
+		.about		=
+"Print the table check holds the ceilings to: what each helper program\n"
+"was measured to need.  It reads nothing from the machine.",
+	},
+	{
+		.name		= "export",
+		.run		= cmd_export,
+		.takes		= UMH_TAKES_LEARNED | UMH_TAKES_IDLE |
+				  UMH_TAKES_FORMAT,
+		.synopsis	= "[--learned [--include-idle]] --sysctl|--cmdline",
+		.summary	= "print the current (or learned) state as config",
+		.about		=
+"Print the bounds, or with --learned those learn --apply leads to, so\n"
+"that applying them at boot gives them again: as sysctl.conf lines or as\n"
+"kernel command line parameters.",
+	},
+	{
+		.name		= "trace",
+		.run		= cmd_trace,
+		.takes		= UMH_TAKES_COUNT | UMH_TAKES_HEX,
+		.synopsis	= "[-x] [--count N]",
+		.summary	= "print helper starts and refused checks",
+		.about		=
+"Print one line per usermode helper start, and one per capability check\n"
+"a helper, or a process it started, is refused, from the trace events of\n"
+"the tracefs instance umhcap; until N events, SIGINT or SIGTERM.",
+	},
+};
+
+#define NR_CMDS	ARRAY_SIZE(cmds)
+
+/*
+ * The names of the commands that take @what, "a, b and c" with @last
+ * " and ".
+ */
+static const char *names_taking(unsigned int what, const char *last,
+				char *buf, size_t len)
 {
-	fflush(stdout);
-	fprintf(stderr, "umhcap: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	size_t i, n = 0, k = 0, count = 0;
+
+	for (i = 0; i < NR_CMDS; i++)
+		count += !!(cmds[i].takes & what);
+	buf[0] = '\0';
+	for (i = 0; i < NR_CMDS && n < len; i++) {
+		if (!(cmds[i].takes & what))
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s",
+			      !k ? "" : k + 1 == count ? last : ", ",
+			      cmds[i].name);
+		k++;
+	}
+	return buf;
 }
 
-void umh_err(const char *fmt, ...)
+/* Each form of each command, its summary in the column after them. */
+static void put_commands(void)
 {
-	va_list ap;
+	const struct umh_cmd *cmd;
+	const char *s;
+	int n, col;
 
-	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
+	for (cmd = cmds; cmd < cmds + NR_CMDS; cmd++) {
+		for (s = cmd->synopsis; ; s += n + 1) {
+			n = strcspn(s, "\n");
+			col = printf("  %s%s%.*s", cmd->name, n ? " " : "", n,
+				     s);
+			if (!s[n])
+				break;
+			putchar('\n');
+		}
+		if (col >= 32) {
+			putchar('\n');
+			col = 0;
+		}
+		printf("%*s%s\n", 32 - col, "", cmd->summary);
+	}
 }
 
-void umh_warn(const char *fmt, ...)
+static void usage(void)
 {
-	va_list ap;
+	char hex[64], json[64];
 
-	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
-	va_end(ap);
+	printf("usage: umhcap [--root DIR] [-x] [--json] [COMMAND [ARGS]]\n"
+	       "\n"
+	       "Inspect and narrow the capability bounds of usermode helpers.\n"
+	       "\n"
+	       "commands:\n");
+	put_commands();
+	printf("\n"
+	       "options:\n"
+	       "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
+	       "  -x              also print hex masks (%s)\n"
+	       "  --json          machine-readable output (%s)\n"
+	       "  -h, --help      this help\n"
+	       "  --version       print the version\n"
+	       "\n",
+	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
+	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
+	umh_print_words("purposes: ", umh_purpose_list());
+	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply: nothing was\n"
+	       "written; learn, export --learned: also no record of what helpers use on\n"
+	       "this kernel), 3 learn --apply wrote some bounds, then failed\n"
+	       "\n"
+	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }
 
-static void usage(FILE *f)
+static const struct umh_cmd *find_cmd(const char *name)
 {
-	fputs("usage: umhcap [--root DIR] [-x] [--json] [COMMAND [ARGS]]\n"
-	      "\n"
-	      "Inspect and narrow the capability bounds of usermode helpers.\n"
-	      "\n"
-	      "commands:\n"
-	      "  show [PURPOSE...]             show bounds and ceilings (default)\n"
-	      "  drop [-p PURPOSE] [-n] CAP... clear capabilities from a bound\n"
-	      "  keep [-p PURPOSE] [-n] CAP... narrow a bound to exactly CAP...\n"
-	      "  learn [--include-idle] [PURPOSE...]\n"
-	      "                                what helpers used since boot, per purpose,\n"
-	      "                                next to what their bounds allow\n"
-	      "  learn --apply [-n] [--include-idle] [PURPOSE...]\n"
-	      "                                narrow each purpose whose helpers ran to\n"
-	      "                                what they used (-n: only say what)\n"
-	      "  check                         hardening report (exit 1 on findings)\n"
-	      "  policy                        what each helper was measured to need,\n"
-	      "                                which check holds the ceilings to\n"
-	      "  export [--learned [--include-idle]] --sysctl|--cmdline\n"
-	      "                                print the current (or learned) state as config\n"
-	      "  trace [--count N]             print usermode helper starts, and the\n"
-	      "                                capability checks helpers are refused\n"
-	      "\n"
-	      "options:\n"
-	      "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
-	      "  -x              also print hex masks\n"
-	      "  --json          machine-readable output (show, learn)\n"
-	      "  --include-idle  learn: narrow purposes whose helpers never ran too\n"
-	      "  -h, --help      this help\n"
-	      "  --version       print the version\n"
-	      "\n"
-	      "purposes: all modprobe coredump uevent request_key release_agent\n"
-	      "          power initrd other\n"
-	      "exit status: 0 ok, 1 findings (check), 2 error (learn --apply: nothing was\n"
-	      "written; learn, export --learned: also no record of what helpers use on\n"
-	      "this kernel), 3 learn --apply wrote some bounds, then failed\n", f);
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
 }
 
 /* Strip trailing slashes so that paths are ROOT + "/proc/...". */
@@ -84,96 +211,74 @@ static const char *normalize_root(const char *root)
 
 	if (!root || !*root)
 		return "";
-	r = strdup(root);
-	if (!r) {
-		umh_err("out of memory");
-		exit(UMH_EXIT_ERROR);
-	}
+	r = umh_xstrdup(root);
 	len = strlen(r);
 	while (len > 0 && r[len - 1] == '/')
 		r[--len] = '\0';
 	return r;
 }
 
-static int dispatch(const struct umh_opts *o, int argc, char **argv)
-{
-	static char *show_argv[] = { "show", NULL };
-	static const char *const cmds[] = {
-		"show", "drop", "keep", "check", "export", "trace", "learn",
-		"policy",
-	};
-	const char *cmd;
-	size_t i;
-
-	/* Subcommands parse their options from scratch. */
-	optind = 0;
-	if (argc == 0)
-		return cmd_show(o, 1, show_argv);
-	cmd = argv[0];
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(cmd, cmds[i]))
-			break;
-	if (i == ARRAY_SIZE(cmds)) {
-		umh_err("unknown command \"%s\"; see umhcap --help", cmd);
-		return UMH_EXIT_ERROR;
-	}
-	if (o->json && strcmp(cmd, "show") && strcmp(cmd, "learn")) {
-		umh_err("--json is not supported by %s; only show and learn print JSON",
-			cmd);
-		return UMH_EXIT_ERROR;
-	}
-	if (!strcmp(cmd, "show"))
-		return cmd_show(o, argc, argv);
-	if (!strcmp(cmd, "drop"))
-		return cmd_set(o, argc, argv, false);
-	if (!strcmp(cmd, "keep"))
-		return cmd_set(o, argc, argv, true);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(o, argc, argv);
-	if (!strcmp(cmd, "export"))
-		return cmd_export(o, argc, argv);
-	if (!strcmp(cmd, "trace"))
-		return cmd_trace(o, argc, argv);
-	if (!strcmp(cmd, "policy"))
-		return cmd_policy(o, argc, argv);
-	return cmd_learn(o, argc, argv);
-}
-
 int main(int argc, char **argv)
 {
+	/* The keys of the options that have no letter. */
+	enum { OPT_ROOT = 0x100, OPT_JSON, OPT_VERSION };
 	static const struct option longopts[] = {
-		{ "root",	required_argument,	NULL, 'r' },
-		{ "json",	no_argument,		NULL, 'j' },
+		{ "root",	required_argument,	NULL, OPT_ROOT },
+		{ "json",	no_argument,		NULL, OPT_JSON },
 		{ "help",	no_argument,		NULL, 'h' },
-		{ "version",	no_argument,		NULL, 'V' },
+		{ "version",	no_argument,		NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct umh_opts o = { 0 };
+	/* Up to the command: its options are its own. */
+	static const char shorts[] = "+:xh";
+	char *dflt[] = { (char *)cmds[0].name, NULL };
 	const char *root = getenv("UMHCAP_ROOT");
-	int c;
+	struct umh_args a = { 0 };
+	char json[64];
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+xh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
-		case 'r':
+		case OPT_ROOT:
 			root = optarg;
 			break;
 		case 'x':
-			o.hex = true;
+			a.hex = true;
 			break;
-		case 'j':
-			o.json = true;
+		case OPT_JSON:
+			a.json = true;
 			break;
 		case 'h':
-			usage(stdout);
+			usage();
 			return UMH_EXIT_OK;
-		case 'V':
+		case OPT_VERSION:
 			printf("umhcap %s\n", UMHCAP_VERSION);
 			return UMH_EXIT_OK;
 		default:
-			fputs("umhcap: see umhcap --help\n", stderr);
+			umh_option_error(c, argv, shorts, NULL);
 			return UMH_EXIT_ERROR;
 		}
 	}
-	o.root = normalize_root(root);
-	return dispatch(&o, argc - optind, argv + optind);
+	argc -= optind;
+	argv += optind;
+	if (!argc) {
+		argc = 1;
+		argv = dflt;
+	}
+	a.cmd = find_cmd(argv[0]);
+	if (!a.cmd) {
+		umh_err("unknown command \"%s\"; see umhcap --help", argv[0]);
+		return UMH_EXIT_ERROR;
+	}
+	a.root = normalize_root(root);
+	ret = umh_args_parse(&a, argc, argv);
+	if (ret)
+		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;
+	if (a.json && !(a.cmd->takes & UMH_TAKES_JSON)) {
+		umh_err("--json is not supported by %s; only %s print JSON",
+			a.cmd->name, names_taking(UMH_TAKES_JSON, " and ",
+						  json, sizeof(json)));
+		return UMH_EXIT_ERROR;
+	}
+	return a.cmd->run(&a);
 }

@@ -34,7 +34,7 @@ static void policy_widths(struct policy_widths *w)
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
 		w->purpose = max_int(w->purpose,
-				     strlen(umh_purpose_names[m->purpose]));
+				     strlen(umh_purpose_name(m->purpose)));
 		w->program = max_int(w->program, strlen(m->program));
 		w->package = max_int(w->package, strlen(m->package) + 1 +
 				     strlen(m->version));
@@ -47,7 +47,7 @@ static void policy_row(const struct policy_widths *w,
 	char *caps = caps_format(m->caps);
 	int n;
 
-	printf("%-*s  %-*s  ", w->purpose, umh_purpose_names[m->purpose],
+	printf("%-*s  %-*s  ", w->purpose, umh_purpose_name(m->purpose),
 	       w->program, m->program);
 	n = printf("%s %s", m->package, m->version);
 	printf("%*s  %s\n", w->package - n, "", caps);
@@ -70,7 +70,7 @@ static void policy_notes(void)
 			printf("\nnotes:\n");
 		first = false;
 		kept = caps_format(m->kept);
-		printf("  %s: kept: %s: %s\n", umh_purpose_names[m->purpose],
+		printf("  %s: kept: %s: %s\n", umh_purpose_name(m->purpose),
 		       kept, m->note);
 		free(kept);
 	}
@@ -79,14 +79,14 @@ static void policy_notes(void)
 /* The purposes check holds to the kernel's record instead. */
 static void policy_unmeasured(void)
 {
+	const struct umh_purpose_info *u;
 	const char *sep = "";
-	int p;
 
 	printf("\nnot measured: ");
-	for (p = UMH_ALL + 1; p < UMH_NR; p++) {
-		if (umh_measured_for(p))
+	umh_for_each_purpose(u) {
+		if (umh_measured_for(u->id))
 			continue;
-		printf("%s%s", sep, umh_purpose_names[p]);
+		printf("%s%s", sep, u->name);
 		sep = ", ";
 	}
 	if (!*sep)
@@ -94,17 +94,12 @@ static void policy_unmeasured(void)
 	printf("; check holds such a purpose to what the kernel's record shows its helpers used\n");
 }
 
-int cmd_policy(const struct umh_opts *o, int argc, char **argv)
+int cmd_policy(const struct umh_args *a)
 {
 	struct policy_widths w;
 	size_t i;
 
-	(void)o;
-	(void)argv;
-	if (argc > 1) {
-		umh_err("usage: umhcap policy");
-		return UMH_EXIT_ERROR;
-	}
+	(void)a;
 	policy_widths(&w);
 	printf("%-*s  %-*s  %-*s  %s\n", w.purpose, "purpose", w.program,
 	       "program", w.package, POLICY_PKG_HEAD, "capabilities");

@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,17 +50,20 @@
 /* kbuffer may read up to one event header past the committed data. */
 #define PAGE_SLACK	16
 
+/* A field of an event, as umhcap reads it: size 0 is a string. */
+struct field_spec {
+	const char *name;
+	int size;
+};
+
+/* The fields of umh_exec. */
 enum {
 	F_PURPOSE, F_PATH, F_PROGRAM, F_ARGS, F_ARGC, F_PID, F_COMM, F_UID,
 	F_BSET, F_INH, F_RET,
 	F_NR,
 };
 
-/* The fields of umh_exec; size 0 is a string, anything else a number. */
-static const struct {
-	const char *name;
-	int size;
-} fields[F_NR] = {
+static const struct field_spec exec_fields[F_NR] = {
 	[F_PURPOSE]	= { "purpose",		4 },
 	[F_PATH]	= { "path",		0 },
 	[F_PROGRAM]	= { "program",		0 },
@@ -81,10 +83,7 @@ enum {
 	C_NR,
 };
 
-static const struct {
-	const char *name;
-	int size;
-} cap_fields[C_NR] = {
+static const struct field_spec cap_fields[C_NR] = {
 	[C_PURPOSE]	= { "purpose",	4 },
 	[C_PID]		= { "pid",	4 },
 	[C_COMM]	= { "comm",	0 },
@@ -116,7 +115,7 @@ struct cpu_buf {
 };
 
 struct trace {
-	const struct umh_opts *o;
+	const struct umh_args *a;
 	char tracefs[PATH_MAX];
 	struct tracefs_instance *inst;
 	bool created;		/* we made the instance, so we remove it */
@@ -223,7 +222,7 @@ static int find_tracefs(struct trace *t)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(mnt); i++) {
-		if (xpath(t->tracefs, sizeof(t->tracefs), "%s%s", t->o->root,
+		if (xpath(t->tracefs, sizeof(t->tracefs), "%s%s", t->a->root,
 			  mnt[i]) ||
 		    xpath(path, sizeof(path), "%s/instances", t->tracefs))
 			return -1;
@@ -237,11 +236,11 @@ static int find_tracefs(struct trace *t)
 			continue;
 		if (!tracefs_set_tracing_dir(t->tracefs))
 			return 0;
-		umh_err("out of memory");
+		umh_oom();
 		return -1;
 	}
 	umh_err("tracefs not found at %s/sys/kernel/tracing or %s/sys/kernel/debug/tracing; mount it: mount -t tracefs nodev /sys/kernel/tracing",
-		t->o->root, t->o->root);
+		t->a->root, t->a->root);
 	return -1;
 }
 
@@ -322,24 +321,32 @@ static bool field_ok(const struct tep_format_field *f, int size)
 }
 
 /*
- * Look the fields up once.  One that is missing or of another type is not
- * an error yet: every event is skipped, with one warning, when it comes.
+ * Look the @n fields of @spec up in @event, once, into @f.  One that is
+ * missing or of another type is not an error yet: *@bad names the first,
+ * and every event is skipped, with one warning, when it comes.
  */
-static int resolve_fields(struct trace *t)
+static void resolve_fields(struct tep_event *event,
+			   const struct field_spec *spec, int n,
+			   struct tep_format_field **f, const char **bad)
 {
 	int i;
 
+	for (i = 0; i < n; i++) {
+		f[i] = tep_find_field(event, spec[i].name);
+		if (!*bad && !field_ok(f[i], spec[i].size))
+			*bad = spec[i].name;
+	}
+}
+
+static int resolve_exec_fields(struct trace *t)
+{
 	t->type = tep_find_common_field(t->event, "common_type");
 	if (!field_ok(t->type, 2)) {
 		umh_err("cannot parse %s/events/" SYSTEM "/" EVENT "/format: no common_type",
 			t->tracefs);
 		return -1;
 	}
-	for (i = 0; i < F_NR; i++) {
-		t->f[i] = tep_find_field(t->event, fields[i].name);
-		if (!t->bad_field && !field_ok(t->f[i], fields[i].size))
-			t->bad_field = fields[i].name;
-	}
+	resolve_fields(t->event, exec_fields, F_NR, t->f, &t->bad_field);
 	return 0;
 }
 
@@ -351,7 +358,7 @@ static void load_cap_event(struct trace *t)
 {
 	char path[PATH_MAX];
 	char *buf;
-	int i, len = 0;
+	int len = 0;
 
 	if (xpath(path, sizeof(path), "%s/events/" SYSTEM "/" CAP_EVENT,
 		  t->tracefs) || !is_dir(path))
@@ -366,24 +373,21 @@ static void load_cap_event(struct trace *t)
 			 path);
 		return;
 	}
-	for (i = 0; i < C_NR; i++) {
-		t->cf[i] = tep_find_field(t->cap_event, cap_fields[i].name);
-		if (!t->cap_bad_field && !field_ok(t->cf[i], cap_fields[i].size))
-			t->cap_bad_field = cap_fields[i].name;
-	}
+	resolve_fields(t->cap_event, cap_fields, C_NR, t->cf,
+		       &t->cap_bad_field);
 }
 
 static int trace_load(struct trace *t)
 {
 	t->tep = tep_alloc();
 	if (!t->tep) {
-		umh_err("out of memory");
+		umh_oom();
 		return -1;
 	}
 	/* The buffers of the running kernel are in the host's byte order. */
 	tep_set_file_bigendian(t->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	if (load_header_page(t) || load_event(t) || resolve_fields(t))
+	if (load_header_page(t) || load_event(t) || resolve_exec_fields(t))
 		return -1;
 	load_cap_event(t);
 	return 0;
@@ -498,7 +502,7 @@ static int open_cpus(struct trace *t)
 			continue;
 		c = add_cpu(t, cpu);
 		if (!c) {
-			umh_err("out of memory");
+			umh_oom();
 			ret = -1;
 		} else {
 			ret = open_cpu(t, c);
@@ -595,17 +599,18 @@ static int get_str(struct tep_event *event, struct tep_record *rec,
 	return 0;
 }
 
-static int decode(struct trace *t, struct tep_record *rec,
-		  struct umh_event *e)
+/* The @n fields of @spec, at @f, from @rec: 0, or -1 if one is not in it. */
+static int read_fields(struct tep_event *event, struct tep_record *rec,
+		       const struct field_spec *spec, int n,
+		       struct tep_format_field **f, unsigned long long *num,
+		       struct str *str)
 {
 	int i;
 
-	e->ts = rec->ts;
-	for (i = 0; i < F_NR; i++) {
-		if (fields[i].size ? get_num(rec, t->f[i], &e->num[i]) :
-		    get_str(t->event, rec, t->f[i], &e->str[i]))
+	for (i = 0; i < n; i++)
+		if (spec[i].size ? get_num(rec, f[i], &num[i]) :
+		    get_str(event, rec, f[i], &str[i]))
 			return -1;
-	}
 	return 0;
 }
 
@@ -651,13 +656,11 @@ static bool str_eq(const struct str *a, const struct str *b)
 	return a->len == b->len && !memcmp(a->s, b->s, a->len);
 }
 
-/* The kernel numbers purposes as umh_purpose_names, but 0 is other. */
+/* The events carry the kernel's number, which is umhcap's. */
 static void put_purpose(unsigned long long p)
 {
-	if (p == 0)
-		fputs(umh_purpose_names[UMH_OTHER], stdout);
-	else if (p < UMH_OTHER)
-		fputs(umh_purpose_names[p], stdout);
+	if (p < UMH_NR_PURPOSES)
+		fputs(umh_purpose_name(p), stdout);
 	else
 		printf("purpose%llu", p);
 }
@@ -667,7 +670,7 @@ static void put_caps(const struct trace *t, const char *label,
 {
 	char *names = caps_format(mask);
 
-	if (t->o->hex)
+	if (t->a->hex)
 		printf("%s: %s [0x%" PRIx64 "]; ", label, names, mask);
 	else
 		printf("%s: %s; ", label, names);
@@ -745,23 +748,20 @@ static void put_cap(int cap)
 static int handle_cap(struct trace *t, struct tep_record *rec)
 {
 	unsigned long long num[C_NR];
-	struct str comm;
+	struct str str[C_NR];
 	char ts[32];
-	int i;
 
 	if (t->cap_bad_field) {
 		warn_once(t, W_CAP_FIELD, "the umh_capable field \"%s\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older than the kernel?)",
 			  t->cap_bad_field);
 		return 0;
 	}
-	for (i = 0; i < C_NR; i++) {
-		if (cap_fields[i].size ? get_num(rec, t->cf[i], &num[i]) :
-		    get_str(t->cap_event, rec, t->cf[i], &comm)) {
-			ts_text(ts, sizeof(ts), rec->ts);
-			warn_once(t, W_CAP_RECORD, "malformed umh_capable record at %s skipped",
-				  ts);
-			return 0;
-		}
+	if (read_fields(t->cap_event, rec, cap_fields, C_NR, t->cf, num,
+			str)) {
+		ts_text(ts, sizeof(ts), rec->ts);
+		warn_once(t, W_CAP_RECORD, "malformed umh_capable record at %s skipped",
+			  ts);
+		return 0;
 	}
 	if (!(int32_t)num[C_RET] || (uint8_t)num[C_NOAUDIT])
 		return 0;
@@ -771,7 +771,7 @@ static int handle_cap(struct trace *t, struct tep_record *rec)
 	printf(": refused ");
 	put_cap((int32_t)num[C_CAP]);
 	printf(" to pid=%d comm=", (int32_t)num[C_PID]);
-	put_str(&comm, false);
+	put_str(&str[C_COMM], false);
 	printf(" uid=%u\n", (uint32_t)num[C_UID]);
 	return 1;
 }
@@ -794,7 +794,9 @@ static int handle_record(struct trace *t, struct tep_record *rec)
 			  t->bad_field);
 		return 0;
 	}
-	if (decode(t, rec, &e)) {
+	e.ts = rec->ts;
+	if (read_fields(t->event, rec, exec_fields, F_NR, t->f, e.num,
+			e.str)) {
 		ts_text(ts, sizeof(ts), rec->ts);
 		warn_once(t, W_RECORD, "malformed umh_exec record at %s skipped",
 			  ts);
@@ -1004,48 +1006,14 @@ static int trace_loop(struct trace *t, const sigset_t *orig)
 	}
 }
 
-static int parse_trace_args(const struct umh_opts *o, int argc, char **argv,
-			    long *count)
+int cmd_trace(const struct umh_args *a)
 {
-	static const struct option longopts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
-	};
-	char *end;
-	int c;
-
-	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
-		if (c != 'c')
-			goto usage;
-		errno = 0;
-		*count = strtol(optarg, &end, 10);
-		if (errno || *end || end == optarg || *count <= 0) {
-			umh_err("bad --count \"%s\"; give a positive number",
-				optarg);
-			return -1;
-		}
-	}
-	if (optind != argc)
-		goto usage;
-	if (o->json) {
-		umh_err("--json is not supported by trace");
-		return -1;
-	}
-	return 0;
-usage:
-	umh_err("usage: umhcap trace [--count N]");
-	return -1;
-}
-
-int cmd_trace(const struct umh_opts *o, int argc, char **argv)
-{
-	struct trace t = { .o = o, .count = -1 };
+	struct trace t = { .a = a, .count = a->count };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
 	int ret = UMH_EXIT_ERROR;
 
-	if (parse_trace_args(o, argc, argv, &t.count) || find_tracefs(&t) ||
-	    trace_load(&t)) {
+	if (find_tracefs(&t) || trace_load(&t)) {
 		if (t.tep)
 			tep_free(t.tep);
 		return UMH_EXIT_ERROR;

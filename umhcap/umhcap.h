@@ -1,6 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * umhcap - inspect and narrow the capability bounds of usermode helpers.
+ *
+ * The files, each using only those above it in this list:
+ *
+ *   msg.c       errors and warnings
+ *   purpose.c   the table of purposes
+ *   measured.c  what real helpers were measured to need (stands alone:
+ *               the host tests and the guest's real_test link it)
+ *   caps.c      capability names and masks, from libcap
+ *   bounds.c    the bound and record files: paths, reading, writing
+ *   write.c     narrowing a bound: written and read back, EPERM
+ *               explained; or, with -n, only said
+ *   learned.c   the bounds the record leads to
+ *   print.c     the lines and JSON members several commands print
+ *   opts.c      every command's options and arguments, and its --help
+ *   show.c, set.c, learn.c, check.c, policy.c, export.c, trace.c
+ *               the commands, which use none of each other
+ *   main.c      the global options, and the table of commands
  */
 #ifndef UMHCAP_H
 #define UMHCAP_H
@@ -26,9 +43,14 @@
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
 
-/* UMH_ALL is the global bound; the others are purposes, in kernel order. */
+/*
+ * The purposes, numbered as the kernel's enum umh_purpose numbers them
+ * (and its trace events carry them); then UMH_ALL, the global bound,
+ * which every helper gets and which is no purpose of the kernel's.  An
+ * array of UMH_NR has a place for each purpose and for the global bound.
+ */
 enum umh_purpose {
-	UMH_ALL,
+	UMH_OTHER,
 	UMH_MODPROBE,
 	UMH_COREDUMP,
 	UMH_UEVENT,
@@ -36,11 +58,10 @@ enum umh_purpose {
 	UMH_RELEASE_AGENT,
 	UMH_POWER,
 	UMH_INITRD,
-	UMH_OTHER,
+	UMH_NR_PURPOSES,
+	UMH_ALL = UMH_NR_PURPOSES,
 	UMH_NR,
 };
-
-extern const char *const umh_purpose_names[UMH_NR];
 
 struct umh_bound {
 	uint64_t bset;
@@ -59,16 +80,43 @@ struct umh_record {
 	char missing[PATH_MAX];		/* the file that is not there */
 };
 
-struct umh_opts {
-	const char *root;		/* prefix without trailing '/', "" = / */
-	bool hex;
-	bool json;
-};
+static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
+{
+	return st->b[UMH_ALL].bset & st->b[p].bset;
+}
+
+/* msg.c: "umhcap: ..." on stderr, after what stdout holds. */
+void umh_err(const char *fmt, ...) __printf(1, 2);
+void umh_warn(const char *fmt, ...) __printf(1, 2);
+void umh_oom(void);
+char *umh_xstrdup(const char *s);
 
 /*
- * One helper program, measured: what it needed to do its job (measured.c).
- * @kept: the capabilities of @caps the job is done without, kept anyway;
- * @note says why (NULL when @kept is empty).  guest/real_test checks both.
+ * purpose.c: the global bound, "all", first, then the purposes, in the
+ * order umhcap shows them.
+ */
+struct umh_purpose_info {
+	enum umh_purpose id;
+	const char *name;
+};
+
+extern const struct umh_purpose_info umh_purposes[UMH_NR];
+
+#define umh_for_each(u) \
+	for ((u) = umh_purposes; (u) < umh_purposes + UMH_NR; (u)++)
+/* The same, without "all". */
+#define umh_for_each_purpose(u) \
+	for ((u) = umh_purposes + 1; (u) < umh_purposes + UMH_NR; (u)++)
+
+const char *umh_purpose_name(int purpose);
+int umh_purpose_lookup(const char *name);
+const char *umh_purpose_list(void);
+
+/*
+ * measured.c: one helper program, measured: what it needed to do its
+ * job.  @kept: the capabilities of @caps the job is done without, kept
+ * anyway; @note says why (NULL when @kept is empty).  guest/real_test
+ * checks both.
  */
 struct umh_measured {
 	enum umh_purpose purpose;
@@ -80,15 +128,10 @@ struct umh_measured {
 	const char *note;
 };
 
-/* measured.c */
 extern const struct umh_measured umh_measured[];
 extern const size_t umh_measured_nr;
 const struct umh_measured *umh_measured_for(int purpose);
 uint64_t umh_measured_union(void);
-
-/* main.c */
-void umh_err(const char *fmt, ...) __printf(1, 2);
-void umh_warn(const char *fmt, ...) __printf(1, 2);
 
 /* caps.c */
 int caps_nbits(void);
@@ -99,7 +142,6 @@ char *caps_format(uint64_t mask);
 void caps_json(FILE *f, uint64_t mask);
 
 /* bounds.c */
-int umh_purpose_lookup(const char *name);
 int umh_path(char *buf, size_t len, const char *root, int purpose,
 	     const char *file);
 bool umh_has_per_purpose(const char *root);
@@ -110,30 +152,83 @@ void umh_no_per_purpose(const char *root);
 int umh_record_load(const char *root, struct umh_record *rec);
 void umh_no_record(const struct umh_record *rec);
 
-/* show.c */
-void umh_show_line(const struct umh_opts *o, const char *label,
-		   uint64_t mask);
-void umh_show_json_mask(const char *key, uint64_t mask);
-
-/* set.c */
+/* write.c */
 int umh_write_verify(const char *path, uint64_t mask);
+int umh_narrow(const char *path, uint64_t mask, bool dry_run);
 
-/* learn.c */
+/* learned.c */
+bool umh_idle(const struct umh_record *rec, int purpose);
 int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
 		struct umh_state *learned, struct umh_record *rec);
 
-static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
-{
-	return st->b[UMH_ALL].bset & st->b[p].bset;
-}
+/* print.c */
+void umh_print_line(bool hex, const char *label, uint64_t mask);
+void umh_print_json_mask(const char *key, uint64_t mask);
 
-/* Commands; argv[0] is the command name. */
-int cmd_show(const struct umh_opts *o, int argc, char **argv);
-int cmd_export(const struct umh_opts *o, int argc, char **argv);
-int cmd_set(const struct umh_opts *o, int argc, char **argv, bool keep);
-int cmd_check(const struct umh_opts *o, int argc, char **argv);
-int cmd_trace(const struct umh_opts *o, int argc, char **argv);
-int cmd_learn(const struct umh_opts *o, int argc, char **argv);
-int cmd_policy(const struct umh_opts *o, int argc, char **argv);
+/*
+ * opts.c: what a command takes, besides -h and --help, which every
+ * command takes.
+ */
+enum {
+	UMH_TAKES_PURPOSE	= 1 << 0,	/* -p PURPOSE */
+	UMH_TAKES_DRY_RUN	= 1 << 1,	/* -n, --dry-run */
+	UMH_TAKES_APPLY		= 1 << 2,	/* --apply */
+	UMH_TAKES_IDLE		= 1 << 3,	/* --include-idle */
+	UMH_TAKES_LEARNED	= 1 << 4,	/* --learned */
+	UMH_TAKES_FORMAT	= 1 << 5,	/* --sysctl, --cmdline */
+	UMH_TAKES_COUNT		= 1 << 6,	/* -c, --count N */
+	UMH_TAKES_HEX		= 1 << 7,	/* -x */
+	UMH_TAKES_JSON		= 1 << 8,	/* --json */
+	UMH_TAKES_PURPOSES	= 1 << 9,	/* PURPOSE... */
+	UMH_TAKES_CAPS		= 1 << 10,	/* CAP..., one at least */
+};
+
+struct umh_args;
+
+/* A command, as main.c's table lists it. */
+struct umh_cmd {
+	const char *name;
+	int (*run)(const struct umh_args *a);
+	unsigned int takes;	/* UMH_TAKES_* */
+	const char *synopsis;	/* after "umhcap NAME"; '\n' between forms */
+	const char *summary;	/* one line, for umhcap --help */
+	const char *about;	/* a paragraph, for umhcap NAME --help */
+};
+
+/* A command's global options, options and arguments. */
+struct umh_args {
+	const struct umh_cmd *cmd;
+	const char *root;	/* prefix without trailing '/', "" = / */
+	bool hex;		/* -x */
+	bool json;		/* --json */
+	bool dry_run;		/* -n, --dry-run */
+	bool apply;		/* --apply */
+	bool include_idle;	/* --include-idle */
+	bool learned;		/* --learned */
+	bool sysctl;		/* --sysctl */
+	bool cmdline;		/* --cmdline */
+	int purpose;		/* -p PURPOSE; UMH_ALL without it */
+	long count;		/* --count N; -1 without it */
+	bool named;		/* PURPOSE... named some */
+	bool sel[UMH_NR];	/* the purposes named, or all of them */
+	uint64_t caps;		/* CAP... */
+};
+
+int umh_args_parse(struct umh_args *a, int argc, char **argv);
+int umh_usage_error(const struct umh_cmd *cmd, const char *fmt, ...)
+	__printf(2, 3);
+void umh_option_error(int c, char **argv, const char *shorts,
+		      const struct umh_cmd *cmd);
+void umh_print_words(const char *label, const char *words);
+
+/* The commands main.c dispatches to. */
+int cmd_show(const struct umh_args *a);
+int cmd_drop(const struct umh_args *a);
+int cmd_keep(const struct umh_args *a);
+int cmd_learn(const struct umh_args *a);
+int cmd_check(const struct umh_args *a);
+int cmd_policy(const struct umh_args *a);
+int cmd_export(const struct umh_args *a);
+int cmd_trace(const struct umh_args *a);
 
 #endif /* UMHCAP_H */

@@ -22,7 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The measured table (measured.c, linked in) and its declarations. */
+/*
+ * The measured table (measured.c) and the table of purposes (purpose.c),
+ * linked in, and their declarations.
+ */
 #include "../umhcap.h"
 #include "kselftest_harness.h"
 
@@ -31,11 +34,23 @@
 #define TFS		"sys/kernel/tracing"
 #define INST		TFS "/instances/umhcap"
 
+/* The purposes, in the order umhcap shows them, after "all". */
 static const char *const purposes[] = {
 	"modprobe", "coredump", "uevent", "request_key", "release_agent",
 	"power", "initrd", "other",
 };
 #define NR_PURPOSES	(sizeof(purposes) / sizeof(purposes[0]))
+
+/* The kernel's enum umh_purpose: the number its trace events carry. */
+static const char *const kernel_purposes[] = {
+	"other", "modprobe", "coredump", "uevent", "request_key",
+	"release_agent", "power", "initrd",
+};
+
+/* The commands, in the order umhcap --help lists them. */
+static const char *const commands[] = {
+	"show", "drop", "keep", "learn", "check", "policy", "export", "trace",
+};
 
 struct result {
 	int code;
@@ -65,7 +80,7 @@ static const struct umh_measured *row(const char *p)
 	size_t i;
 
 	for (i = 0; i < umh_measured_nr; i++)
-		if (!strcmp(purposes[umh_measured[i].purpose - 1], p))
+		if (!strcmp(kernel_purposes[umh_measured[i].purpose], p))
 			return &umh_measured[i];
 	return NULL;
 }
@@ -810,7 +825,7 @@ TEST(measured_table_is_sound)
 	for (i = 0; i < umh_measured_nr; i++) {
 		const struct umh_measured *m = &umh_measured[i];
 
-		ASSERT_TRUE(m->purpose > UMH_ALL && m->purpose < UMH_NR);
+		ASSERT_LT((unsigned int)m->purpose, ARRAY_SIZE(kernel_purposes));
 		ASSERT_EQ('/', m->program[0]);
 		ASSERT_NE(0U, strlen(m->package));
 		ASSERT_NE(0U, strlen(m->version));
@@ -2299,6 +2314,9 @@ TEST_F(umh, trace_hex)
 	ASSERT_HAS(res.out, "caps: all [0x1ffffffffff]; result: ok\n");
 	ASSERT_HAS(res.out, "caps: cap_sys_module [0x10000]; "
 			    "inheritable: cap_chown [0x1]; result: ENOENT\n");
+	/* -x after the command, as show and learn take it. */
+	ASSERT_EQ(0, RUN(self->root, "trace", "-x"));
+	ASSERT_HAS(res.out, "caps: all [0x1ffffffffff]; result: ok\n");
 }
 
 /* A field of another type than umhcap knows: warn once, print nothing. */
@@ -2610,7 +2628,7 @@ TEST_F(umh, policy_prints_the_table)
 		line = strchr(line, '\n') + 1;
 		n = columns(line, cell, col, 4);
 		ASSERT_EQ(4, n) TH_LOG("row: %.*s", (int)strcspn(line, "\n"), line);
-		ASSERT_STREQ(purposes[m->purpose - 1], cell[0]);
+		ASSERT_STREQ(kernel_purposes[m->purpose], cell[0]);
 		ASSERT_STREQ(m->program, cell[1]);
 		snprintf(want, sizeof(want), "%s %s", m->package, m->version);
 		ASSERT_STREQ(want, cell[2]);
@@ -2618,7 +2636,7 @@ TEST_F(umh, policy_prints_the_table)
 		ASSERT_EQ(0, memcmp(col, hcol, sizeof(col)));
 		if (m->note) {
 			snprintf(want, sizeof(want), "\n  %s: kept: %s: %s\n",
-				 purposes[m->purpose - 1], fmt(m->kept),
+				 kernel_purposes[m->purpose], fmt(m->kept),
 				 m->note);
 			ASSERT_HAS(res.out, want);
 		}
@@ -3259,7 +3277,7 @@ static void doc_from_measured(struct doc_table *t)
 		m = &umh_measured[i];
 		r = &t->row[t->n++];
 		snprintf(r->purpose, sizeof(r->purpose), "%s",
-			 purposes[m->purpose - 1]);
+			 kernel_purposes[m->purpose]);
 		snprintf(r->program, sizeof(r->program), "%s", m->program);
 		snprintf(r->package, sizeof(r->package), "%s", m->package);
 		snprintf(r->version, sizeof(r->version), "%s", m->version);
@@ -3674,6 +3692,376 @@ TEST_F(umh, unknown_command)
 {
 	ASSERT_EQ(2, RUN(self->root, "frobnicate"));
 	ASSERT_HAS(res.err, "umhcap: unknown command \"frobnicate\"");
+}
+
+/* ---- the table of purposes ---- */
+
+/* umhcap numbers purposes as the kernel does, and names them the same. */
+TEST(purpose_table_is_the_kernels)
+{
+	size_t i;
+
+	ASSERT_EQ(ARRAY_SIZE(kernel_purposes), (size_t)UMH_NR_PURPOSES);
+	ASSERT_EQ(0, UMH_OTHER);
+	ASSERT_EQ(1, UMH_MODPROBE);
+	ASSERT_EQ(7, UMH_INITRD);
+	for (i = 0; i < ARRAY_SIZE(kernel_purposes); i++) {
+		ASSERT_STREQ(kernel_purposes[i], umh_purpose_name(i));
+		ASSERT_EQ((int)i, umh_purpose_lookup(kernel_purposes[i]));
+	}
+	/* The global bound is no purpose of the kernel's. */
+	ASSERT_LE(UMH_NR_PURPOSES, UMH_ALL);
+	ASSERT_STREQ("all", umh_purpose_name(UMH_ALL));
+	ASSERT_EQ((int)UMH_ALL, umh_purpose_lookup("all"));
+	ASSERT_EQ(NULL, umh_purpose_name(UMH_NR));
+	ASSERT_EQ(-1, umh_purpose_lookup("bogus"));
+	ASSERT_EQ(-1, umh_purpose_lookup("All"));
+	/* Shown "all" first, then in the order umhcap has always shown. */
+	ASSERT_EQ((int)UMH_ALL, (int)umh_purposes[0].id);
+	for (i = 0; i < NR_PURPOSES; i++) {
+		ASSERT_STREQ(purposes[i], umh_purposes[i + 1].name);
+		ASSERT_STREQ(purposes[i], umh_purpose_name(umh_purposes[i + 1].id));
+	}
+	ASSERT_STREQ("all modprobe coredump uevent request_key release_agent "
+		     "power initrd other", umh_purpose_list());
+}
+
+/* Is @word in @hay, between spaces or line ends? */
+static bool has_word(const char *hay, const char *word)
+{
+	size_t n = strlen(word);
+	const char *s;
+
+	for (s = hay; (s = strstr(s, word)); s++)
+		if ((s == hay || s[-1] == ' ' || s[-1] == '\n') &&
+		    (!s[n] || s[n] == ' ' || s[n] == '\n'))
+			return true;
+	return false;
+}
+
+/* Every file under a fake root: its path, size, time and content. */
+static FILE *tree_out;
+
+static int tree_one(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	uint64_t h = 14695981039346656037ULL;
+	unsigned char buf[4096];
+	ssize_t n, i;
+	int fd;
+
+	(void)flag; (void)ftw;
+	fprintf(tree_out, "%s %o %lld %lld.%09ld", path, st->st_mode,
+		(long long)st->st_size, (long long)st->st_mtim.tv_sec,
+		st->st_mtim.tv_nsec);
+	if (S_ISREG(st->st_mode) && (fd = open(path, O_RDONLY)) >= 0) {
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			for (i = 0; i < n; i++)
+				h = (h ^ buf[i]) * 1099511628211ULL;
+		close(fd);
+		fprintf(tree_out, " %016" PRIx64, h);
+	}
+	fputc('\n', tree_out);
+	return 0;
+}
+
+/* The whole fake root, to prove that nothing was written or made. */
+static char *tree(const char *root)
+{
+	char *buf = NULL;
+	size_t len;
+
+	tree_out = open_memstream(&buf, &len);
+	if (!tree_out || nftw(root, tree_one, 16, FTW_PHYS))
+		abort();
+	fclose(tree_out);
+	return buf;
+}
+
+/*
+ * What each command would run with, writing where it writes; umhcap runs
+ * the command, with the option added, once learn_scene() has given
+ * learn --apply something to write.
+ */
+static const char *const *cmd_args(const char *cmd)
+{
+	static const struct {
+		const char *cmd;
+		const char *args[4];
+	} args[] = {
+		{ "drop", { "-p", "modprobe", "cap_chown" } },
+		{ "keep", { "-p", "modprobe", "cap_chown" } },
+		{ "learn", { "--apply" } },
+		{ "export", { "--sysctl" } },
+		{ "trace", { "--count", "1" } },
+	};
+	static const char *const none[] = { NULL };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(args); i++)
+		if (!strcmp(cmd, args[i].cmd))
+			return args[i].args;
+	return none;
+}
+
+/* umhcap --root ROOT CMD OPT ARGS..., ARGS from cmd_args(). */
+static int run_cmd(const char *root, const char *cmd, const char *opt)
+{
+	const char *const *args = cmd_args(cmd);
+	const char *argv[8] = { cmd };
+	int n = 1, i;
+
+	if (opt)
+		argv[n++] = opt;
+	for (i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return run_argv(root, true, argv);
+}
+
+/* Every command answers -h and --help with its own usage, on stdout. */
+TEST_F(umh, every_command_answers_help)
+{
+	static const char *const helps[] = { "--help", "-h" };
+	char *before, *after, want[64];
+	const char *purposes_at;
+	size_t i, h, p;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		for (h = 0; h < ARRAY_SIZE(helps); h++) {
+			EXPECT_EQ(0, run_cmd(self->root, commands[i],
+					     helps[h]))
+				TH_LOG("%s %s: %s", commands[i], helps[h],
+				       res.err);
+			EXPECT_STREQ("", res.err);
+			snprintf(want, sizeof(want), "usage: umhcap %s",
+				 commands[i]);
+			EXPECT_EQ(0, strncmp(res.out, want, strlen(want)))
+				TH_LOG("%s %s printed:\n%s", commands[i],
+				       helps[h], res.out);
+			EXPECT_TRUE(strstr(res.out, "\noptions:\n") &&
+				    strstr(res.out, "\n  -h, --help "))
+				TH_LOG("%s: %s", commands[i], res.out);
+		}
+		/* A command that names purposes says which there are. */
+		if (!strcmp(commands[i], "show") ||
+		    !strcmp(commands[i], "drop") ||
+		    !strcmp(commands[i], "keep") ||
+		    !strcmp(commands[i], "learn")) {
+			purposes_at = strstr(res.out, "\npurposes: ");
+			ASSERT_NE(NULL, purposes_at) TH_LOG("%s", commands[i]);
+			for (p = 0; p < UMH_NR; p++)
+				EXPECT_TRUE(has_word(purposes_at,
+						     umh_purposes[p].name))
+					TH_LOG("%s --help lacks %s", commands[i],
+					       umh_purposes[p].name);
+		}
+	}
+	/* Every command that writes can say what it would, instead. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "--help"));
+	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
+	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
+	ASSERT_EQ(0, RUN(self->root, "learn", "--help"));
+	ASSERT_HAS(res.out, "\n       umhcap learn --apply [-n] ");
+	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
+	/* Help reads nothing, and writes nothing. */
+	ASSERT_EQ(0, run_argv(NULL, false, (const char *[]){
+		"--root", "/tmp/umhcap-test.nonexistent", "trace", "--help",
+		NULL }));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * An option a command does not take: one line on stderr, exit 2, and
+ * nothing written, though the command would write.
+ */
+TEST_F(umh, every_command_refuses_unknown_options)
+{
+	static const struct {
+		const char *opt, *err;
+	} bad[] = {
+		{ "--bogus-option", "unknown option \"--bogus-option\"; usage: umhcap " },
+		{ "-Q", "unknown option \"-Q\"; usage: umhcap " },
+		{ "--help=1", "option --help takes no argument; usage: umhcap " },
+	};
+	char *before, *after, want[128];
+	size_t i, b;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		learn_scene(self->root);
+		set_bound(self->root, "modprobe", full(), full());
+		set_bound(self->root, "coredump", full(), full());
+		before = tree(self->root);
+		for (b = 0; b < ARRAY_SIZE(bad); b++) {
+			EXPECT_EQ(2, run_cmd(self->root, commands[i],
+					     bad[b].opt))
+				TH_LOG("%s %s", commands[i], bad[b].opt);
+			EXPECT_STREQ("", res.out);
+			snprintf(want, sizeof(want), "umhcap: %s%s",
+				 bad[b].err, commands[i]);
+			EXPECT_EQ(0, strncmp(res.err, want, strlen(want)))
+				TH_LOG("%s %s: want \"%s\" at the start of: %s",
+				       commands[i], bad[b].opt, want,
+				       res.err);
+			EXPECT_EQ(1, count_of(res.err, "\n"))
+				TH_LOG("%s %s: %s", commands[i], bad[b].opt,
+				       res.err);
+		}
+		after = tree(self->root);
+		EXPECT_STREQ(before, after) TH_LOG("%s wrote", commands[i]);
+		free(before);
+		free(after);
+		/* The same arguments without it: the command runs. */
+		EXPECT_NE(2, run_cmd(self->root, commands[i], NULL))
+			TH_LOG("%s: %s", commands[i], res.err);
+	}
+	/* An option missing its argument, and the global options. */
+	ASSERT_EQ(2, RUN(self->root, "drop", "cap_chown", "-p"));
+	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE] [-n] CAP...\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "trace", "--count"));
+	ASSERT_HAS(res.err, "umhcap: option --count needs an argument; usage: umhcap trace");
+	ASSERT_EQ(2, RUN(self->root, "--bogus-option", "drop", "cap_chown"));
+	ASSERT_STREQ("umhcap: unknown option \"--bogus-option\"; see umhcap --help\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "-Q", "drop", "cap_chown"));
+	ASSERT_STREQ("umhcap: unknown option \"-Q\"; see umhcap --help\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "--json=1", "drop", "cap_chown"));
+	ASSERT_STREQ("umhcap: option --json takes no argument; see umhcap --help\n",
+		     res.err);
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+}
+
+/* Each option refused where a command does not take it, and nothing run. */
+TEST_F(umh, options_only_where_taken)
+{
+	char *before, *after;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "drop", "-x", "cap_chown"));
+	ASSERT_HAS(res.err, "unknown option \"-x\"; usage: umhcap drop");
+	ASSERT_EQ(2, RUN(self->root, "keep", "--apply", "cap_chown"));
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-n"));
+	ASSERT_EQ(2, RUN(self->root, "show", "-p", "modprobe"));
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--count", "1"));
+	ASSERT_EQ(2, RUN(self->root, "trace", "--json"));
+	ASSERT_HAS(res.err, "unknown option \"--json\"; usage: umhcap trace");
+	ASSERT_EQ(2, RUN(self->root, "check", "modprobe"));
+	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check\n",
+		     res.err);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* The purposes an error calls valid: every one of the table, in order. */
+TEST_F(umh, valid_lists_every_purpose)
+{
+	static const char *const runs[][5] = {
+		{ "show", "bogus" },
+		{ "learn", "modprobe", "bogus" },
+		{ "learn", "--apply", "bogus" },
+		{ "drop", "-p", "bogus", "cap_chown" },
+		{ "keep", "-p", "bogus", "cap_chown" },
+	};
+	char want[256] = "umhcap: unknown purpose \"bogus\"; valid: all";
+	char *before, *after, *valid;
+	size_t i, p;
+
+	for (i = 0; i < NR_PURPOSES; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 " %s", purposes[i]);
+	strcat(want, "\n");
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		EXPECT_EQ(2, run_argv(self->root, true, (const char **)runs[i]));
+		EXPECT_STREQ(want, res.err) TH_LOG("umhcap %s %s", runs[i][0],
+						   runs[i][1]);
+		EXPECT_STREQ("", res.out);
+		valid = strstr(res.err, "valid:");
+		ASSERT_NE(NULL, valid);
+		for (p = 0; p < UMH_NR; p++)
+			EXPECT_TRUE(has_word(valid, umh_purposes[p].name))
+				TH_LOG("valid: lacks %s: %s",
+				       umh_purposes[p].name, res.err);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* umhcap --help lists every command, in order, and each answers --help. */
+TEST_F(umh, help_lists_every_command)
+{
+	char help[sizeof(res.out)], name[32], want[64];
+	const char *s, *end;
+	size_t n = 0, i;
+
+	ASSERT_EQ(0, RUN(self->root, "--help"));
+	memcpy(help, res.out, sizeof(help));
+	s = strstr(help, "\ncommands:\n");
+	ASSERT_NE(NULL, s);
+	s += strlen("\ncommands:\n");
+	end = strstr(s, "\n\n");
+	ASSERT_NE(NULL, end);
+	for (; s < end; s = strchr(s, '\n') + 1) {
+		/* "  NAME ...": a form; more indented: its summary. */
+		if (s[2] == ' ')
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s + 2, " \n"),
+			 s + 2);
+		if (n && !strcmp(name, commands[n - 1]))
+			continue;
+		ASSERT_LT(n, ARRAY_SIZE(commands)) TH_LOG("%s: not a command", name);
+		EXPECT_STREQ(commands[n], name);
+		n++;
+		EXPECT_EQ(0, RUN(self->root, name, "--help")) TH_LOG("%s", name);
+		snprintf(want, sizeof(want), "usage: umhcap %s", name);
+		EXPECT_EQ(0, strncmp(res.out, want, strlen(want)));
+	}
+	ASSERT_EQ(ARRAY_SIZE(commands), n);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		snprintf(want, sizeof(want), "\n  %s", commands[i]);
+		ASSERT_HAS(help, want);
+	}
+	ASSERT_HAS(help, "\n  -x              also print hex masks (show, learn, trace)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn)\n");
+	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
+			 "          initrd other\n");
+	ASSERT_HAS(help, "umhcap COMMAND --help");
+}
+
+/* keep -n, as drop -n and learn --apply -n: said, and nothing written. */
+TEST_F(umh, keep_dry_run_writes_nothing)
+{
+	char *before, *after, want[PATH_MAX + 128];
+
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "keep", "--dry-run", "-p", "modprobe",
+			 "sys_module"));
+	snprintf(want, sizeof(want), "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/bset (cap_sys_module)\n"
+		 "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/inheritable (cap_sys_module)\n",
+		 self->root, self->root);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "drop", "--dry-run", "sys_module"));
+	ASSERT_HAS(res.out, "/" UMH "/bset (all except cap_sys_module)\n");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export: print the bounds, as they are or as learn --apply would leave
+ * them, for /etc/sysctl.d or for the kernel command line.
+ */
+#include <inttypes.h>
+
+#include "umhcap.h"
+
+static void export_sysctl(const struct umh_state *st, int p)
+{
+	const char *sep = p == UMH_ALL ? "" : ".";
+	const char *name = p == UMH_ALL ? "" : umh_purpose_name(p);
+
+	printf("kernel.usermodehelper%s%s.bset = %u\t%u\n", sep, name,
+	       (uint32_t)st->b[p].bset, (uint32_t)(st->b[p].bset >> 32));
+	printf("kernel.usermodehelper%s%s.inheritable = %u\t%u\n", sep, name,
+	       (uint32_t)st->b[p].inh, (uint32_t)(st->b[p].inh >> 32));
+}
+
+static void export_cmdline(const struct umh_state *st, bool inh)
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+
+	printf("usermodehelper.%s=", inh ? "inheritable" : "bset");
+	umh_for_each(u) {
+		if (u->id != UMH_ALL && !st->per_purpose)
+			break;
+		printf("%s%s:0x%" PRIx64, sep, u->name,
+		       inh ? st->b[u->id].inh : st->b[u->id].bset);
+		sep = ",";
+	}
+}
+
+int cmd_export(const struct umh_args *a)
+{
+	const struct umh_purpose_info *u;
+	struct umh_state st, cur;
+	struct umh_record rec;
+	int ret;
+
+	if (a->sysctl == a->cmdline)
+		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
+	if (a->include_idle && !a->learned)
+		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
+	if (a->learned) {
+		ret = umh_learned(a->root, a->include_idle, &cur, &st, &rec);
+		if (ret)
+			return ret;
+	} else if (umh_load(a->root, &st)) {
+		return UMH_EXIT_ERROR;
+	}
+	if (a->sysctl) {
+		umh_for_each(u)
+			if (u->id == UMH_ALL || st.per_purpose)
+				export_sysctl(&st, u->id);
+		return UMH_EXIT_OK;
+	}
+	export_cmdline(&st, false);
+	putchar(' ');
+	export_cmdline(&st, true);
+	putchar('\n');
+	return UMH_EXIT_OK;
+}

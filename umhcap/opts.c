@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The options and arguments of every command, parsed in one place from
+ * what the command takes (struct umh_cmd.takes), and every command's
+ * --help, made from the same: a command takes what its help lists, and
+ * nothing else.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "umhcap.h"
+
+/* The keys of the options that have no letter. */
+enum {
+	OPT_APPLY = 0x100,
+	OPT_LEARNED,
+	OPT_INCLUDE_IDLE,
+	OPT_SYSCTL,
+	OPT_CMDLINE,
+	OPT_JSON,
+};
+
+struct option_info {
+	unsigned int takes;	/* UMH_TAKES_*; 0: every command takes it */
+	int key;		/* its letter, or OPT_* */
+	const char *name;	/* its long name, or NULL */
+	const char *arg;	/* the name of its argument, or NULL */
+	const char *help;
+};
+
+/* Every option of every command, in the order a command's help has them. */
+static const struct option_info options[] = {
+	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSE",
+	  "the bound to change: a purpose, or all (the default)" },
+	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
+	  "narrow each purpose whose helpers ran to what they used" },
+	{ UMH_TAKES_DRY_RUN,	'n',		"dry-run",	NULL,
+	  "say what would be written, and write nothing" },
+	{ UMH_TAKES_LEARNED,	OPT_LEARNED,	"learned",	NULL,
+	  "the bounds learn --apply leads to, not those of now" },
+	{ UMH_TAKES_IDLE,	OPT_INCLUDE_IDLE, "include-idle", NULL,
+	  "narrow idle purposes too: those whose helpers never ran" },
+	{ UMH_TAKES_FORMAT,	OPT_SYSCTL,	"sysctl",	NULL,
+	  "as sysctl.conf lines, for /etc/sysctl.d" },
+	{ UMH_TAKES_FORMAT,	OPT_CMDLINE,	"cmdline",	NULL,
+	  "as kernel command line parameters" },
+	{ UMH_TAKES_COUNT,	'c',		"count",	"N",
+	  "stop after N events" },
+	{ UMH_TAKES_HEX,	'x',		NULL,		NULL,
+	  "also print hex masks" },
+	{ UMH_TAKES_JSON,	OPT_JSON,	"json",		NULL,
+	  "machine-readable output" },
+	{ 0,			'h',		"help",		NULL,
+	  "this help" },
+};
+
+static bool takes(unsigned int cmd_takes, const struct option_info *o)
+{
+	return !o->takes || (o->takes & cmd_takes);
+}
+
+/*
+ * getopt_long()'s view of the options in @cmd_takes.  @shorts starts
+ * with ':', so that a missing argument is told from an unknown option.
+ */
+static void getopt_spec(unsigned int cmd_takes, char *shorts,
+			struct option *longs)
+{
+	const struct option_info *o;
+
+	*shorts++ = ':';
+	for (o = options; o < options + ARRAY_SIZE(options); o++) {
+		if (!takes(cmd_takes, o))
+			continue;
+		if (o->key < 0x100) {
+			*shorts++ = o->key;
+			if (o->arg)
+				*shorts++ = ':';
+		}
+		if (o->name)
+			*longs++ = (struct option){
+				o->name, o->arg ? required_argument :
+				no_argument, NULL, o->key,
+			};
+	}
+	*shorts = '\0';
+	*longs = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* "usage: umhcap NAME FORM", each form of the synopsis after @sep. */
+static void put_usage(FILE *f, const struct umh_cmd *cmd, const char *sep)
+{
+	const char *s = cmd->synopsis;
+	size_t n;
+
+	fputs("usage: ", f);
+	for (;;) {
+		n = strcspn(s, "\n");
+		fprintf(f, "umhcap %s%s%.*s", cmd->name, n ? " " : "", (int)n,
+			s);
+		if (!s[n])
+			break;
+		fputs(sep, f);
+		s += n + 1;
+	}
+}
+
+/*
+ * One line: what is wrong, then how @cmd is used.  Returns
+ * UMH_EXIT_ERROR, for a command to return.
+ */
+int umh_usage_error(const struct umh_cmd *cmd, const char *fmt, ...)
+{
+	size_t size;
+	char *line;
+	va_list ap;
+	FILE *f;
+
+	f = open_memstream(&line, &size);
+	if (!f) {
+		umh_oom();
+		return UMH_EXIT_ERROR;
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputs("; ", f);
+	put_usage(f, cmd, ", or ");
+	fclose(f);
+	umh_err("%s", line);
+	free(line);
+	return UMH_EXIT_ERROR;
+}
+
+/*
+ * What getopt_long() refused, given @shorts: @c is ':' for a missing
+ * argument, '?' otherwise, with optopt 0 for an unknown long option, an
+ * unknown letter, or the key of a long option given an argument it does
+ * not take (a letter of @shorts, or a key above the letters).  One line,
+ * then how @cmd is used, or without @cmd (the global options) where the
+ * help is.
+ */
+void umh_option_error(int c, char **argv, const char *shorts,
+		      const struct umh_cmd *cmd)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2);
+	int len = strcspn(arg, "=");
+	char why[160];
+
+	if (c == ':' && is_long)
+		snprintf(why, sizeof(why), "option %.*s needs an argument",
+			 len, arg);
+	else if (c == ':')
+		snprintf(why, sizeof(why), "option -%c needs an argument",
+			 optopt);
+	else if (!optopt)
+		snprintf(why, sizeof(why), "unknown option \"%.*s\"", len, arg);
+	else if (optopt < 0x100 && (optopt == ':' || !strchr(shorts, optopt)))
+		snprintf(why, sizeof(why), "unknown option \"-%c\"", optopt);
+	else
+		snprintf(why, sizeof(why), "option %.*s takes no argument",
+			 len, arg);
+	if (cmd)
+		umh_usage_error(cmd, "%s", why);
+	else
+		umh_err("%s; see umhcap --help", why);
+}
+
+/* @words after @label, wrapped under the first word. */
+void umh_print_words(const char *label, const char *words)
+{
+	size_t indent = strlen(label), col = indent, n;
+
+	fputs(label, stdout);
+	while (*words) {
+		n = strcspn(words, " ");
+		if (col > indent && col + 1 + n > 72) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		}
+		if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)n, words);
+		col += n;
+		words += n;
+		words += strspn(words, " ");
+	}
+	putchar('\n');
+}
+
+/* "-n, --dry-run", "-p PURPOSE", "--include-idle" */
+static void option_name(const struct option_info *o, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (o->key < 0x100)
+		n = snprintf(buf, len, "-%c%s", o->key, o->name ? ", " : "");
+	if (o->name)
+		n += snprintf(buf + n, len - n, "--%s", o->name);
+	if (o->arg)
+		snprintf(buf + n, len - n, " %s", o->arg);
+}
+
+/* umhcap CMD --help */
+static void cmd_help(const struct umh_cmd *cmd)
+{
+	const struct option_info *o;
+	char name[32];
+
+	put_usage(stdout, cmd, "\n       ");
+	printf("\n\n%s\n\noptions:\n", cmd->about);
+	for (o = options; o < options + ARRAY_SIZE(options); o++) {
+		if (!takes(cmd->takes, o))
+			continue;
+		option_name(o, name, sizeof(name));
+		printf("  %-18s  %s\n", name, o->help);
+	}
+	if (cmd->takes & (UMH_TAKES_PURPOSE | UMH_TAKES_PURPOSES)) {
+		putchar('\n');
+		umh_print_words("purposes: ", umh_purpose_list());
+	}
+	if (cmd->takes & UMH_TAKES_CAPS)
+		printf("\nCAP: a capability, by name (cap_sys_module or sys_module, in any\n"
+		       "case) or by number\n");
+}
+
+/* A purpose (or all), for -p or as an argument; says what is valid. */
+static int parse_purpose(const char *arg, int *purpose)
+{
+	*purpose = umh_purpose_lookup(arg);
+	if (*purpose >= 0)
+		return 0;
+	umh_err("unknown purpose \"%s\"; valid: %s", arg, umh_purpose_list());
+	return -1;
+}
+
+static int parse_count(const char *arg, long *count)
+{
+	char *end;
+
+	errno = 0;
+	*count = strtol(arg, &end, 10);
+	if (!errno && !*end && end != arg && *count > 0)
+		return 0;
+	umh_err("bad --count \"%s\"; give a positive number", arg);
+	return -1;
+}
+
+/* Every capability is checked, and every one unknown said, at once. */
+static int parse_caps(const struct umh_args *a, int n, char **args,
+		      uint64_t *mask)
+{
+	bool bad = false;
+	int i, cap;
+
+	if (!n) {
+		umh_usage_error(a->cmd, "name one capability at least");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (caps_parse(args[i], &cap)) {
+			umh_err("unknown capability \"%s\"; use a name like cap_sys_module or sys_module, or a number below %d",
+				args[i], caps_nbits());
+			bad = true;
+			continue;
+		}
+		*mask |= 1ULL << cap;
+	}
+	return bad ? -1 : 0;
+}
+
+/* What follows the options: PURPOSE..., CAP... or nothing. */
+static int parse_operands(struct umh_args *a, int n, char **args)
+{
+	int i, p;
+
+	if (a->cmd->takes & UMH_TAKES_CAPS)
+		return parse_caps(a, n, args, &a->caps);
+	if (!(a->cmd->takes & UMH_TAKES_PURPOSES)) {
+		if (!n)
+			return 0;
+		umh_usage_error(a->cmd, "unexpected argument \"%s\"", args[0]);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (parse_purpose(args[i], &p))
+			return -1;
+		a->sel[p] = true;
+	}
+	a->named = n > 0;
+	for (p = 0; p < UMH_NR && !a->named; p++)
+		a->sel[p] = true;
+	return 0;
+}
+
+/*
+ * Parse @argv, whose argv[0] is the name of a->cmd, into @a, which holds
+ * the global options already.  Returns 0 to run the command, 1 after
+ * --help (printed), -1 after an error (printed).
+ */
+int umh_args_parse(struct umh_args *a, int argc, char **argv)
+{
+	char shorts[2 * ARRAY_SIZE(options) + 2];
+	struct option longs[ARRAY_SIZE(options) + 1];
+	int c;
+
+	a->purpose = UMH_ALL;
+	a->count = -1;
+	getopt_spec(a->cmd->takes, shorts, longs);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cmd_help(a->cmd);
+			return 1;
+		case 'p':
+			if (parse_purpose(optarg, &a->purpose))
+				return -1;
+			break;
+		case 'c':
+			if (parse_count(optarg, &a->count))
+				return -1;
+			break;
+		case 'n':
+			a->dry_run = true;
+			break;
+		case 'x':
+			a->hex = true;
+			break;
+		case OPT_APPLY:
+			a->apply = true;
+			break;
+		case OPT_LEARNED:
+			a->learned = true;
+			break;
+		case OPT_INCLUDE_IDLE:
+			a->include_idle = true;
+			break;
+		case OPT_SYSCTL:
+			a->sysctl = true;
+			break;
+		case OPT_CMDLINE:
+			a->cmdline = true;
+			break;
+		case OPT_JSON:
+			a->json = true;
+			break;
+		default:
+			umh_option_error(c, argv, shorts, a->cmd);
+			return -1;
+		}
+	}
+	return parse_operands(a, argc - optind, argv + optind);
+}
