@@ -45,12 +45,16 @@ $(call chain,$(BUILDS))
 STEPS :=
 
 # ---- the harness itself, and the README's commands
-STEPS += ktap accel deps-present make-kernel make-guest make-shell make-tool \
-	make-export
+STEPS += ktap accel harness deps-present make-kernel make-guest make-shell \
+	make-tool make-export
 ktap:
 	$(STEP) --out $(R)/ktap/tests.log ktap $(S)/ktap_test.sh $(B)/ktap
 accel:
 	$(STEP) --out $(R)/accel/tests.log accel $(B)/accel_test $(B)/accel
+# The lock, check.sh's count on every way out, seed_objs: each case in a
+# build directory of its own, with a graph of its own for check.sh.
+harness:
+	$(STEP) --out $(R)/harness/tests.log harness $(B)/harness_test $(TOP)
 deps-present:
 	$(STEP) deps-present $(S)/deps.sh --check
 make-kernel:
