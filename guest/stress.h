@@ -19,21 +19,25 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-/* The 18 bound files: the global ones, then each purpose's. */
-#define NSCOPE		9
+/*
+ * The bound files: the global ones, then each purpose's, in the order of
+ * the selftests' purpose_names.
+ */
+#define NSCOPE		(NR_PURPOSES + 1)
 #define NKNOB		(2 * NSCOPE)
 
-static const char * const scope_names[NSCOPE] = {
-	NULL, "modprobe", "coredump", "uevent", "request_key",
-	"release_agent", "power", "initrd", "other",
-};
+/* Scope 0 is the global bounds (NULL for bound_path()), then purposes. */
+static inline const char *scope_name(int scope)
+{
+	return scope ? purpose_names[scope - 1] : NULL;
+}
 
 static const char * const set_names[2] = { "bset", "inheritable" };
 
 /* Knob k: scope k / 2 (0 = global), set k % 2. */
 static inline void knob_path(char *path, size_t size, int k)
 {
-	bound_path(path, size, scope_names[k / 2], set_names[k % 2]);
+	bound_path(path, size, scope_name(k / 2), set_names[k % 2]);
 }
 
 static inline const char *knob_name(int k)
@@ -42,7 +46,7 @@ static inline const char *knob_name(int k)
 
 	if (!names[k][0])
 		snprintf(names[k], sizeof(names[k]), "%s/%s",
-			 scope_names[k / 2] ?: "global", set_names[k % 2]);
+			 scope_name(k / 2) ?: "global", set_names[k % 2]);
 	return names[k];
 }
 

@@ -97,7 +97,7 @@ static int bset_knob(int purpose)
 
 static const char *purpose_name(int p)
 {
-	return scope_names[p + 1];
+	return scope_name(p + 1);
 }
 
 static void link_path(char *buf, size_t size, int p)

@@ -50,10 +50,12 @@ while read -r p; do
 	check $rc "checkpatch --strict $p"
 done <"$series"
 
-# Every file the series adds is under an F: line of its MAINTAINERS entry.
+# Every file the series adds is under an F: line of the entry it extends,
+# KERNEL USERMODE HELPER.  An F: pattern is a file, a directory (all
+# below it) or a glob, as get_maintainer.pl reads them.
 added=$(awk '/^diff --git /{f=$4} /^new file mode/{sub("^b/", "", f); print f}' \
 	"$TOP"/patches/0[0-9][0-9][0-9]-*.patch | sort -u)
-entry=$(sed -n '/^USERMODE HELPER CAPABILITY BOUNDS$/,/^$/s/^F:[[:space:]]*//p' \
+entry=$(sed -n '/^KERNEL USERMODE HELPER$/,/^$/s/^F:[[:space:]]*//p' \
 	"$P/src/MAINTAINERS")
 orphans=
 for f in $added; do
@@ -61,7 +63,8 @@ for f in $added; do
 	for pat in $entry; do
 		case $pat in
 		*/) case $f in "$pat"*) covered=1 ;; esac ;;
-		*) [ "$f" != "$pat" ] || covered=1 ;;
+		# shellcheck disable=SC2254
+		*) case $f in $pat) covered=1 ;; esac ;;
 		esac
 	done
 	[ $covered = 1 ] || orphans="$orphans $f"

@@ -64,7 +64,7 @@ enum {
 };
 
 static const struct field_spec exec_fields[F_NR] = {
-	[F_PURPOSE]	= { "purpose",		4 },
+	[F_PURPOSE]	= { "purpose",		0 },
 	[F_PATH]	= { "path",		0 },
 	[F_PROGRAM]	= { "program",		0 },
 	[F_ARGS]	= { "args",		0 },
@@ -84,7 +84,7 @@ enum {
 };
 
 static const struct field_spec cap_fields[C_NR] = {
-	[C_PURPOSE]	= { "purpose",	4 },
+	[C_PURPOSE]	= { "purpose",	0 },
 	[C_PID]		= { "pid",	4 },
 	[C_COMM]	= { "comm",	0 },
 	[C_UID]		= { "uid",	4 },
@@ -656,13 +656,40 @@ static bool str_eq(const struct str *a, const struct str *b)
 	return a->len == b->len && !memcmp(a->s, b->s, a->len);
 }
 
-/* The events carry the kernel's number, which is umhcap's. */
-static void put_purpose(unsigned long long p)
+/*
+ * The events carry the purpose's name, from the kernel's table.  Only a
+ * name of umhcap's own table is printed, and from that table; anything
+ * else (a purpose newer than umhcap, the kernel's "invalid", "all", a
+ * fake or hostile tracefs) is shown as "purpose?" and its bytes, each
+ * that is not a lowercase letter, a digit or '_' as \xNN: it can pass
+ * neither for a purpose umhcap knows nor for another field.
+ */
+static void put_purpose(const struct str *s)
 {
-	if (p < UMH_NR_PURPOSES)
+	char name[32];
+	int p = -1;
+	size_t i;
+
+	/* get_str() stopped at the first NUL: s->len is the whole name. */
+	if (s->len < sizeof(name)) {
+		memcpy(name, s->s, s->len);
+		name[s->len] = '\0';
+		p = umh_purpose_lookup(name);
+	}
+	if (p >= 0 && p < UMH_NR_PURPOSES) {
 		fputs(umh_purpose_name(p), stdout);
-	else
-		printf("purpose%llu", p);
+		return;
+	}
+	fputs("purpose?", stdout);
+	for (i = 0; i < s->len; i++) {
+		unsigned char c = s->s[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '_')
+			putchar(c);
+		else
+			printf("\\x%02x", c);
+	}
 }
 
 static void put_caps(const struct trace *t, const char *label,
@@ -697,7 +724,7 @@ static void print_event(const struct trace *t, const struct umh_event *e)
 	long argc = (int32_t)e->num[F_ARGC], shown = args_shown(args);
 
 	printf("%llu.%06llu ", e->ts / 1000000000, e->ts % 1000000000 / 1000);
-	put_purpose(e->num[F_PURPOSE]);
+	put_purpose(&e->str[F_PURPOSE]);
 	fputs(": ", stdout);
 	put_str(&e->str[F_PATH], false);
 	if (args->len) {
@@ -752,7 +779,7 @@ static int handle_cap(struct trace *t, struct tep_record *rec)
 	char ts[32];
 
 	if (t->cap_bad_field) {
-		warn_once(t, W_CAP_FIELD, "the umh_capable field \"%s\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older than the kernel?)",
+		warn_once(t, W_CAP_FIELD, "the umh_capable field \"%s\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older or newer than the kernel?)",
 			  t->cap_bad_field);
 		return 0;
 	}
@@ -767,7 +794,7 @@ static int handle_cap(struct trace *t, struct tep_record *rec)
 		return 0;
 	printf("%llu.%06llu ", rec->ts / 1000000000,
 	       rec->ts % 1000000000 / 1000);
-	put_purpose(num[C_PURPOSE]);
+	put_purpose(&str[C_PURPOSE]);
 	printf(": refused ");
 	put_cap((int32_t)num[C_CAP]);
 	printf(" to pid=%d comm=", (int32_t)num[C_PID]);
@@ -790,7 +817,7 @@ static int handle_record(struct trace *t, struct tep_record *rec)
 	if (id != (unsigned long long)t->event->id)
 		return 0;	/* another event enabled in a reused instance */
 	if (t->bad_field) {
-		warn_once(t, W_FIELD, "the umh_exec field \"%s\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older than the kernel?)",
+		warn_once(t, W_FIELD, "the umh_exec field \"%s\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older or newer than the kernel?)",
 			  t->bad_field);
 		return 0;
 	}

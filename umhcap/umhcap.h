@@ -44,10 +44,10 @@
 #endif
 
 /*
- * The purposes, numbered as the kernel's enum umh_purpose numbers them
- * (and its trace events carry them); then UMH_ALL, the global bound,
- * which every helper gets and which is no purpose of the kernel's.  An
- * array of UMH_NR has a place for each purpose and for the global bound.
+ * The purposes, numbered as the kernel's enum umh_purpose numbers them;
+ * then UMH_ALL, the global bound, which every helper gets and which is no
+ * purpose of the kernel's.  An array of UMH_NR has a place for each
+ * purpose and for the global bound.
  */
 enum umh_purpose {
 	UMH_OTHER,

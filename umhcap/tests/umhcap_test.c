@@ -41,7 +41,10 @@ static const char *const purposes[] = {
 };
 #define NR_PURPOSES	(sizeof(purposes) / sizeof(purposes[0]))
 
-/* The kernel's enum umh_purpose: the number its trace events carry. */
+/*
+ * The kernel's enum umh_purpose, by number, and the names its trace
+ * events carry.
+ */
 static const char *const kernel_purposes[] = {
 	"other", "modprobe", "coredump", "uevent", "request_key",
 	"release_agent", "power", "initrd",
@@ -1833,10 +1836,31 @@ TEST_F(umh, check_without_record)
 	"\ttime_stamp : type == 31\n" \
 	"\tdata max type_len  == 28\n"
 
-#define FMT_PROGRAM \
-	"\tfield:__data_loc char[] program;\toffset:16;\tsize:4;\tsigned:1;\n"
+/*
+ * The purpose as the kernel records it, __string(purpose, name): its
+ * name, after the fixed part of the record.  Every char[] field is
+ * signed:0: the kernel is built with -funsigned-char.
+ */
+#define FMT_PURPOSE \
+	"\tfield:__data_loc char[] purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
+#define ARG_PURPOSE	"__get_str(purpose)"
+/* As the series recorded it before: the kernel's number, shown by name. */
+#define FMT_PURPOSE_NUM \
+	"\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
+#define ARG_PURPOSE_NUM \
+	"__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" })"
 
-static const char *umh_exec_format(const char *program_line)
+#define FMT_PROGRAM \
+	"\tfield:__data_loc char[] program;\toffset:16;\tsize:4;\tsigned:0;\n"
+
+/*
+ * The umh_exec format as x86_64 has it, with @purpose_line and
+ * @purpose_arg (its argument in the print fmt) for "purpose", and
+ * @program_line for "program".
+ */
+static const char *exec_format(const char *purpose_line,
+			       const char *purpose_arg,
+			       const char *program_line)
 {
 	static char buf[4096];
 
@@ -1849,23 +1873,29 @@ static const char *umh_exec_format(const char *program_line)
 		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 		 "\n"
-		 "\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
-		 "\tfield:__data_loc char[] path;\toffset:12;\tsize:4;\tsigned:1;\n"
 		 "%s"
-		 "\tfield:__data_loc char[] args;\toffset:20;\tsize:4;\tsigned:1;\n"
+		 "\tfield:__data_loc char[] path;\toffset:12;\tsize:4;\tsigned:0;\n"
+		 "%s"
+		 "\tfield:__data_loc char[] args;\toffset:20;\tsize:4;\tsigned:0;\n"
 		 "\tfield:int argc;\toffset:24;\tsize:4;\tsigned:1;\n"
 		 "\tfield:pid_t trigger_pid;\toffset:28;\tsize:4;\tsigned:1;\n"
-		 "\tfield:__data_loc char[] trigger_comm;\toffset:32;\tsize:4;\tsigned:1;\n"
+		 "\tfield:__data_loc char[] trigger_comm;\toffset:32;\tsize:4;\tsigned:0;\n"
 		 "\tfield:uid_t trigger_uid;\toffset:36;\tsize:4;\tsigned:0;\n"
 		 "\tfield:u64 bset;\toffset:40;\tsize:8;\tsigned:0;\n"
 		 "\tfield:u64 inheritable;\toffset:48;\tsize:8;\tsigned:0;\n"
 		 "\tfield:int ret;\toffset:56;\tsize:4;\tsigned:1;\n"
 		 "\n"
 		 "print fmt: \"purpose=%%s path=\\\"%%s\\\" program=\\\"%%s\\\" argc=%%d args=\\\"%%s\\\" trigger_pid=%%d trigger_comm=\\\"%%s\\\" trigger_uid=%%u bset=0x%%016llx inheritable=0x%%016llx ret=%%d\", "
-		 "__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" }), "
+		 "%s, "
 		 "__get_str(path), __get_str(program), REC->argc, __get_str(args), REC->trigger_pid, __get_str(trigger_comm), REC->trigger_uid, REC->bset, REC->inheritable, REC->ret\n",
-		 UMH_EXEC_ID, program_line);
+		 UMH_EXEC_ID, purpose_line, program_line, purpose_arg);
 	return buf;
+}
+
+/* The umh_exec format, with @program_line for "program". */
+static const char *umh_exec_format(const char *program_line)
+{
+	return exec_format(FMT_PURPOSE, ARG_PURPOSE, program_line);
 }
 
 #define UMH_CAPABLE_ID	1743
@@ -1873,8 +1903,13 @@ static const char *umh_exec_format(const char *program_line)
 
 #define FMT_CAP_FIELD	"\tfield:int cap;\toffset:24;\tsize:4;\tsigned:1;\n"
 
-/* The umh_capable format as x86_64 has it, with @cap_line for "cap". */
-static const char *umh_capable_format(const char *cap_line)
+/*
+ * The umh_capable format as x86_64 has it, with @purpose_line and
+ * @purpose_arg for "purpose", and @cap_line for "cap".
+ */
+static const char *capable_format(const char *purpose_line,
+				  const char *purpose_arg,
+				  const char *cap_line)
 {
 	static char buf[4096];
 
@@ -1887,7 +1922,7 @@ static const char *umh_capable_format(const char *cap_line)
 		 "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 		 "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 		 "\n"
-		 "\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
+		 "%s"
 		 "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 		 "\tfield:__data_loc char[] comm;\toffset:16;\tsize:4;\tsigned:0;\n"
 		 "\tfield:uid_t uid;\toffset:20;\tsize:4;\tsigned:0;\n"
@@ -1896,10 +1931,16 @@ static const char *umh_capable_format(const char *cap_line)
 		 "\tfield:int ret;\toffset:32;\tsize:4;\tsigned:1;\n"
 		 "\n"
 		 "print fmt: \"purpose=%%s pid=%%d comm=\\\"%%s\\\" uid=%%u cap=%%d noaudit=%%d ret=%%d\", "
-		 "__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" }), "
+		 "%s, "
 		 "REC->pid, __get_str(comm), REC->uid, REC->cap, REC->noaudit, REC->ret\n",
-		 UMH_CAPABLE_ID, cap_line);
+		 UMH_CAPABLE_ID, purpose_line, cap_line, purpose_arg);
 	return buf;
+}
+
+/* The umh_capable format, with @cap_line for "cap". */
+static const char *umh_capable_format(const char *cap_line)
+{
+	return capable_format(FMT_PURPOSE, ARG_PURPOSE, cap_line);
 }
 
 /* The tracefs files umhcap reads, under ROOT/DIR. */
@@ -1937,7 +1978,8 @@ static void fake_tracefs(const char *root, const char *dir)
 
 struct ev {
 	unsigned long long ts;		/* ns */
-	unsigned int purpose;
+	const char *purpose;		/* NULL: @number, as FMT_PURPOSE_NUM */
+	unsigned int number;
 	const char *path, *program, *args;
 	int argc, pid;
 	const char *comm;
@@ -1974,6 +2016,9 @@ static void page_add(struct page *pg, unsigned long long ts, const void *data,
 	unsigned long long delta = ts - pg->ts;
 	size_t alen = (len + 3) & ~3UL;
 
+	/* A time extend, a long header and the record must fit. */
+	if (PAGE_HDR + pg->len + 16 + alen > PAGE_SIZE)
+		abort();
 	if (delta >= 1ULL << 27) {
 		page_u32(pg, 30 | (uint32_t)(delta & ((1U << 27) - 1)) << 5);
 		page_u32(pg, delta >> 27);
@@ -2001,6 +2046,16 @@ static void ev_str(unsigned char *rec, size_t *end, int off, const char *s)
 	*end += len;
 }
 
+/* The purpose, at offset 8 of both events: by name, or by @number. */
+static void ev_purpose(unsigned char *rec, size_t *end, const char *purpose,
+		       unsigned int number)
+{
+	if (purpose)
+		ev_str(rec, end, 8, purpose);
+	else
+		memcpy(rec + 8, &number, 4);
+}
+
 static size_t ev_record(unsigned char *rec, const struct ev *e)
 {
 	uint16_t type = UMH_EXEC_ID;
@@ -2010,7 +2065,7 @@ static size_t ev_record(unsigned char *rec, const struct ev *e)
 	memset(rec, 0, 1024);
 	memcpy(rec, &type, 2);
 	memcpy(rec + 4, &common_pid, 4);
-	memcpy(rec + 8, &e->purpose, 4);
+	ev_purpose(rec, &end, e->purpose, e->number);
 	ev_str(rec, &end, 12, e->path);
 	ev_str(rec, &end, 16, e->program ?: e->path);
 	ev_str(rec, &end, 20, e->args);
@@ -2069,7 +2124,7 @@ static void trace_events(const char *root, const struct ev *e, int n)
 	page_write(root, 0, &pg);
 }
 
-#define EV_MODPROBE { .ts = 12345678000ULL, .purpose = 1,		\
+#define EV_MODPROBE { .ts = 12345678000ULL, .purpose = "modprobe",	\
 	.path = "/sbin/modprobe", .args = "-q -- fs-nosuchfs",		\
 	.argc = 3, .pid = 123, .comm = "mount", .uid = 0,		\
 	.bset = full(), .inh = 0, .ret = 0 }
@@ -2077,7 +2132,7 @@ static void trace_events(const char *root, const struct ev *e, int n)
 	"(trigger pid=123 comm=mount uid=0) caps: all; result: ok\n"
 
 /* Under CONFIG_STATIC_USERMODEHELPER, with arguments left out. */
-#define EV_COREDUMP { .ts = 13000001000ULL, .purpose = 2,		\
+#define EV_COREDUMP { .ts = 13000001000ULL, .purpose = "coredump",	\
 	.path = "/sbin/static-helper", .program = "/usr/lib/core\\x20handler", \
 	.args = "77 a\\\"b", .argc = 5, .pid = 77, .comm = "my\\x20prog", \
 	.uid = 1000, .bset = B(CAP_SYS_MODULE), .inh = B(CAP_CHOWN),	\
@@ -2087,9 +2142,9 @@ static void trace_events(const char *root, const struct ev *e, int n)
 	"comm=my\\x20prog uid=1000) caps: cap_sys_module; " \
 	"inheritable: cap_chown; result: ENOENT\n"
 
-#define EV_OTHER { .ts = 14000001000ULL, .purpose = 0, .path = "/bin/x", \
-	.args = "", .argc = 0, .pid = 1, .comm = "init", .bset = 0,	\
-	.ret = -8 }
+#define EV_OTHER { .ts = 14000001000ULL, .purpose = "other",		\
+	.path = "/bin/x", .args = "", .argc = 0, .pid = 1, .comm = "init", \
+	.bset = 0, .ret = -8 }
 #define LINE_OTHER "14.000001 other: /bin/x (trigger pid=1 comm=init uid=0) " \
 	"caps: none; result: ENOEXEC\n"
 
@@ -2109,22 +2164,26 @@ TEST_F(umh, trace_basic)
 /* One umh_capable record: a check of @cap by pid 731, "core dump". */
 struct cap_ev {
 	unsigned long long ts;
-	unsigned int purpose;
+	const char *purpose;		/* NULL: @number, as FMT_PURPOSE_NUM */
 	int cap;
 	unsigned char noaudit;
 	int ret;
+	unsigned int number;
 };
+
+#define CAP_EV(t, p, c, n, r) \
+	{ .ts = (t), .purpose = (p), .cap = (c), .noaudit = (n), .ret = (r) }
 
 static void page_cap(struct page *pg, const struct cap_ev *e)
 {
 	uint16_t type = UMH_CAPABLE_ID;
-	unsigned char rec[128] = { 0 };
+	unsigned char rec[512] = { 0 };
 	int32_t pid = 731;
 	uint32_t uid = 0;
 	size_t end = CAP_DATA;
 
 	memcpy(rec, &type, 2);
-	memcpy(rec + 8, &e->purpose, 4);
+	ev_purpose(rec, &end, e->purpose, e->number);
 	memcpy(rec + 12, &pid, 4);
 	ev_str(rec, &end, 16, "core\\x20dump");
 	memcpy(rec + 20, &uid, 4);
@@ -2141,9 +2200,12 @@ static void page_cap(struct page *pg, const struct cap_ev *e)
 static void trace_checks(const char *root)
 {
 	struct ev a = EV_MODPROBE, c = EV_OTHER;
-	struct cap_ev refused = { 12500000000ULL, 2, CAP_DAC_OVERRIDE, 0, -1 };
-	struct cap_ev granted = { 12600000000ULL, 2, CAP_CHOWN, 0, 0 };
-	struct cap_ev probe = { 12700000000ULL, 2, CAP_SYS_ADMIN, 1, -1 };
+	struct cap_ev refused = CAP_EV(12500000000ULL, "coredump",
+				       CAP_DAC_OVERRIDE, 0, -1);
+	struct cap_ev granted = CAP_EV(12600000000ULL, "coredump", CAP_CHOWN,
+				       0, 0);
+	struct cap_ev probe = CAP_EV(12700000000ULL, "coredump", CAP_SYS_ADMIN,
+				     1, -1);
 	struct page pg;
 
 	page_init(&pg, a.ts);
@@ -2228,7 +2290,7 @@ TEST_F(umh, trace_requested_cut_errno_inheritable)
 TEST_F(umh, trace_is_not_forged)
 {
 	struct ev e[] = { {
-		.ts = 15000000000ULL, .purpose = 2, .path = "/bin/core",
+		.ts = 15000000000ULL, .purpose = "coredump", .path = "/bin/core",
 		.args = "x trigger_pid=1 bset=0xffffffffff\n1.0 modprobe: evil",
 		.argc = 5, .pid = 4242,
 		.comm = "x trigger_pid=1 bset=0xffffffffff\x1b[2J\n",
@@ -2249,15 +2311,111 @@ TEST_F(umh, trace_is_not_forged)
 TEST_F(umh, trace_unusual_values)
 {
 	struct ev e[] = { {
-		.ts = 16000000000ULL, .purpose = 42, .path = "/bin/y",
+		.ts = 16000000000ULL, .purpose = "firmware", .path = "/bin/y",
 		.args = "", .argc = -1, .pid = -5, .comm = "",
 		.uid = 4294967295U, .bset = 0, .ret = -9999,
 	} };
 
 	trace_events(self->root, e, 1);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_STREQ("16.000000 purpose42: /bin/y (trigger pid=-5 comm= "
+	ASSERT_STREQ("16.000000 purpose?firmware: /bin/y (trigger pid=-5 comm= "
 		     "uid=4294967295) caps: none; result: -9999\n", res.out);
+}
+
+/* Every purpose of the kernel's, by its name, on both events. */
+TEST_F(umh, trace_every_purpose)
+{
+	char want[4096] = "";
+	struct page pg;
+	size_t i, n = 0;
+
+	page_init(&pg, 20000000000ULL);
+	for (i = 0; i < ARRAY_SIZE(kernel_purposes); i++) {
+		struct ev e = {
+			.ts = (20 + i) * 1000000000ULL,
+			.purpose = kernel_purposes[i], .path = "/bin/h",
+			.args = "", .pid = 1, .comm = "init",
+		};
+		struct cap_ev c = CAP_EV(e.ts + 500000000ULL,
+					 kernel_purposes[i], CAP_DAC_OVERRIDE,
+					 0, -1);
+
+		page_ev(&pg, &e);
+		page_cap(&pg, &c);
+		n += snprintf(want + n, sizeof(want) - n,
+			      "%zu.000000 %s: /bin/h (trigger pid=1 comm=init uid=0) caps: none; result: ok\n"
+			      "%zu.500000 %s: refused cap_dac_override to pid=731 comm=core\\x20dump uid=0\n",
+			      20 + i, kernel_purposes[i], 20 + i,
+			      kernel_purposes[i]);
+	}
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+}
+
+/*
+ * A purpose name umhcap does not know: a newer kernel's, the "invalid"
+ * the kernel records for a number out of its table, or anything a fake
+ * or hostile tracefs holds.  It is shown as such, on either event, never
+ * raw and never as a purpose umhcap knows.
+ */
+TEST_F(umh, trace_unknown_purpose_names)
+{
+	static const struct {
+		const char *name, *shown;
+	} names[] = {
+		{ "firmware",		"purpose?firmware" },
+		{ "invalid",		"purpose?invalid" },
+		/* umhcap's global bound, which is no purpose of the kernel's */
+		{ "all",		"purpose?all" },
+		{ "",			"purpose?" },
+		{ "Modprobe",		"purpose?\\x4dodprobe" },
+		{ "modprobe ",		"purpose?modprobe\\x20" },
+		{ "coredump:",		"purpose?coredump\\x3a" },
+		/* as if escaped: its '\' cannot pass for an escape of umhcap's */
+		{ "request\\x5fkey",	"purpose?request\\x5cx5fkey" },
+		{ "power\x1b[2J",	"purpose?power\\x1b\\x5b2\\x4a" },
+		{ "modprobe: /sbin/evil (trigger pid=1 comm=init uid=0) caps: all; result: ok\n9.000000 coredump",
+		  "purpose?modprobe\\x3a\\x20\\x2fsbin\\x2fevil\\x20\\x28trigger\\x20pid\\x3d1\\x20comm\\x3dinit\\x20uid\\x3d0\\x29\\x20caps\\x3a\\x20all\\x3b\\x20result\\x3a\\x20ok\\x0a9\\x2e000000\\x20coredump" },
+		/* too long for a name: not looked up, and shown whole */
+		{ "modprobe_modprobe_modprobe_modprobe",
+		  "purpose?modprobe_modprobe_modprobe_modprobe" },
+		{ "\xff\x80",		"purpose?\\xff\\x80" },
+	};
+	char want[8192] = "", known[32];
+	struct page pg;
+	size_t i, n = 0;
+
+	page_init(&pg, 30000000000ULL);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct ev e = {
+			.ts = (30 + i) * 1000000000ULL,
+			.purpose = names[i].name, .path = "/bin/h",
+			.args = "", .pid = 1, .comm = "init",
+		};
+		struct cap_ev c = CAP_EV(e.ts + 500000000ULL, names[i].name,
+					 CAP_DAC_OVERRIDE, 0, -1);
+
+		page_ev(&pg, &e);
+		page_cap(&pg, &c);
+		n += snprintf(want + n, sizeof(want) - n,
+			      "%zu.000000 %s: /bin/h (trigger pid=1 comm=init uid=0) caps: none; result: ok\n"
+			      "%zu.500000 %s: refused cap_dac_override to pid=731 comm=core\\x20dump uid=0\n",
+			      30 + i, names[i].shown, 30 + i, names[i].shown);
+	}
+	ASSERT_LT(n, sizeof(want));
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	/* One line per event, nothing raw, no purpose umhcap knows. */
+	ASSERT_EQ(2 * (int)ARRAY_SIZE(names), count_of(res.out, "\n"));
+	ASSERT_EQ(NULL, strchr(res.out, '\x1b'));
+	for (i = 0; i < ARRAY_SIZE(kernel_purposes); i++) {
+		snprintf(known, sizeof(known), " %s:", kernel_purposes[i]);
+		ASSERT_EQ(0, count_of(res.out, known)) TH_LOG("%s", known);
+	}
 }
 
 /* Oldest first across CPUs; time extends carry the big gaps. */
@@ -2365,6 +2523,97 @@ TEST_F(umh, trace_malformed_record)
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_OTHER, res.out);
 	ASSERT_HAS(res.err, "warning: malformed umh_exec record at 12.345678 skipped");
+}
+
+/*
+ * A kernel of the series from before the purpose was recorded by name:
+ * a number where umhcap reads a string is a field of an unexpected type,
+ * said once for each event, and nothing is misread.
+ */
+TEST_F(umh, trace_numeric_purpose)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	struct cap_ev refused = CAP_EV(12500000000ULL, NULL, CAP_DAC_OVERRIDE,
+				       0, -1);
+	struct cap_ev probe = CAP_EV(12700000000ULL, NULL, CAP_SYS_ADMIN, 1,
+				     -1);
+	struct page pg;
+	const char *w;
+
+	a.purpose = NULL;
+	a.number = 1;
+	c.purpose = NULL;
+	c.number = 0;
+	refused.number = probe.number = 2;
+	put(self->root, TFS "/events/umh/umh_exec/format", "%s",
+	    exec_format(FMT_PURPOSE_NUM, ARG_PURPOSE_NUM, FMT_PROGRAM));
+	put(self->root, TFS "/events/umh/umh_capable/format", "%s",
+	    capable_format(FMT_PURPOSE_NUM, ARG_PURPOSE_NUM, FMT_CAP_FIELD));
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	page_cap(&pg, &refused);
+	page_cap(&pg, &probe);
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ("", res.out);
+	w = "umhcap: warning: the umh_exec field \"purpose\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older or newer than the kernel?)\n";
+	ASSERT_EQ(1, count_of(res.err, w)) TH_LOG("%s", res.err);
+	w = "umhcap: warning: the umh_capable field \"purpose\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older or newer than the kernel?)\n";
+	ASSERT_EQ(1, count_of(res.err, w)) TH_LOG("%s", res.err);
+	ASSERT_EQ(2, count_of(res.err, "\n"));
+}
+
+/* A umh_capable with the number only: helper starts are still shown. */
+TEST_F(umh, trace_capable_numeric_purpose)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	struct cap_ev refused = CAP_EV(12500000000ULL, NULL, CAP_DAC_OVERRIDE,
+				       0, -1);
+	struct cap_ev granted = CAP_EV(12600000000ULL, NULL, CAP_CHOWN, 0, 0);
+	struct cap_ev again = CAP_EV(12700000000ULL, NULL, CAP_SYS_ADMIN, 0,
+				     -1);
+	struct page pg;
+	const char *w;
+
+	refused.number = granted.number = again.number = 2;
+	put(self->root, TFS "/events/umh/umh_capable/format", "%s",
+	    capable_format(FMT_PURPOSE_NUM, ARG_PURPOSE_NUM, FMT_CAP_FIELD));
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	page_cap(&pg, &refused);
+	page_cap(&pg, &granted);
+	page_cap(&pg, &again);
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
+	w = "umhcap: warning: the umh_capable field \"purpose\" is missing or not of the type umhcap knows; refused capability checks are skipped (is umhcap older or newer than the kernel?)\n";
+	ASSERT_STREQ(w, res.err);
+}
+
+/* A purpose whose data_loc points out of its record is not read. */
+TEST_F(umh, trace_malformed_purpose)
+{
+	struct ev a = EV_MODPROBE, c = EV_OTHER;
+	struct cap_ev refused = CAP_EV(12500000000ULL, "coredump",
+				       CAP_DAC_OVERRIDE, 0, -1);
+	unsigned char rec[1024];
+	uint32_t loc = 200 << 16 | EV_DATA;
+	struct page pg;
+	size_t len;
+
+	page_init(&pg, a.ts);
+	len = ev_record(rec, &a);
+	memcpy(rec + 8, &loc, 4);
+	page_add(&pg, a.ts, rec, len);
+	page_cap(&pg, &refused);
+	page_ev(&pg, &c);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_REFUSED LINE_OTHER, res.out);
+	ASSERT_STREQ("umhcap: warning: malformed umh_exec record at 12.345678 skipped\n",
+		     res.err);
 }
 
 /* A page that claims more data than it holds is skipped whole. */
