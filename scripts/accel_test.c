@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "testlib.h"
+
 #define RUN_TIMEOUT	20		/* seconds; accel's own KVM_RUN limit is 5 */
 #define MISSING		"/nonexistent/kvm"
 #define REAL_DEV	"/dev/kvm"
@@ -58,18 +60,6 @@ static char skip_why[256];
 /* accel's answer with /dev/kvm: -1 not known, 0 tcg, 1 kvm */
 static int real_kvm = -1;
 
-static void diag_lines(const char *what, const char *s)
-{
-	while (*s) {
-		int len = strcspn(s, "\n");
-
-		printf("# %s: %.*s\n", what, len, s);
-		s += len;
-		if (*s)
-			s++;
-	}
-}
-
 static void skip(const char *fmt, ...)
 {
 	va_list ap;
@@ -77,14 +67,6 @@ static void skip(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(skip_why, sizeof(skip_why), fmt, ap);
 	va_end(ap);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The child: set the environment and run accel. */
@@ -102,27 +84,6 @@ static void child(int out, int err, const char *mode, const char *dev, const cha
 	execv(accel, argv);
 	fprintf(stderr, "accel_test: %s: %s\n", accel, strerror(errno));
 	_exit(127);
-}
-
-/* Reads what @fd has into @buf; returns false at its end. */
-static bool drain(int fd, char *buf, size_t size, size_t *len)
-{
-	char scratch[512];
-	ssize_t n;
-
-	if (*len < size - 1)
-		n = read(fd, buf + *len, size - 1 - *len);
-	else
-		n = read(fd, scratch, sizeof(scratch));	/* too much: drop */
-	if (n < 0 && errno == EINTR)
-		return true;
-	if (n <= 0)
-		return false;
-	if (*len < size - 1) {
-		*len += n;
-		buf[*len] = '\0';
-	}
-	return true;
 }
 
 /*

@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "testlib.h"
+
 #define RUN_TIMEOUT	30		/* seconds, for any one child */
 #define OUT_MAX		65536
 #define MAX_LIVE	4
@@ -91,26 +93,6 @@ struct proc {
 static char top[PATH_MAX], argv0[PATH_MAX + 32], run_dir[PATH_MAX];
 static volatile sig_atomic_t stop_sig;
 static volatile pid_t live[MAX_LIVE];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void diag_lines(const char *what, const char *s)
-{
-	while (*s) {
-		int len = strcspn(s, "\n");
-
-		printf("# %s: %.*s\n", what, len, s);
-		s += len;
-		if (*s)
-			s++;
-	}
-}
 
 /* A signal to this test: its children go first, then it stops. */
 static void on_signal(int sig)
@@ -452,27 +434,6 @@ static bool expired(const struct proc *p)
 	return stop_sig || now() >= p->deadline;
 }
 
-/* Reads what @fd has into @buf; returns false at its end. */
-static bool drain(int fd, char *buf, size_t *len)
-{
-	char scratch[512];
-	ssize_t n;
-
-	if (*len < OUT_MAX - 1)
-		n = read(fd, buf + *len, OUT_MAX - 1 - *len);
-	else
-		n = read(fd, scratch, sizeof(scratch));	/* too much: drop */
-	if (n < 0 && errno == EINTR)
-		return true;
-	if (n <= 0)
-		return false;
-	if (*len < OUT_MAX - 1) {
-		*len += n;
-		buf[*len] = '\0';
-	}
-	return true;
-}
-
 /* Reads its output for up to @ms milliseconds. */
 static void pump(struct proc *p, int ms)
 {
@@ -489,11 +450,11 @@ static void pump(struct proc *p, int ms)
 	pfd[1] = (struct pollfd){ .fd = p->err, .events = POLLIN };
 	if (poll(pfd, 2, ms) <= 0)
 		return;
-	if (pfd[0].revents && !drain(p->out, p->outbuf, &p->out_len)) {
+	if (pfd[0].revents && !drain(p->out, p->outbuf, OUT_MAX, &p->out_len)) {
 		close(p->out);
 		p->out = -1;
 	}
-	if (pfd[1].revents && !drain(p->err, p->errbuf, &p->err_len)) {
+	if (pfd[1].revents && !drain(p->err, p->errbuf, OUT_MAX, &p->err_len)) {
 		close(p->err);
 		p->err = -1;
 	}
