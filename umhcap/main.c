@@ -112,7 +112,8 @@ static const struct umh_cmd cmds[] = {
 		.about		=
 "Print one line per usermode helper start, and one per capability check\n"
 "a helper, or a process it started, is refused, from the trace events of\n"
-"the tracefs instance umhcap; until N events, SIGINT or SIGTERM.",
+"a tracefs instance of its own, named at random, made afresh and checked\n"
+"before each print; until N events, SIGINT, SIGTERM or SIGHUP.",
 	},
 };
 

@@ -5,6 +5,12 @@
  * has umh/umh_capable, one line per capability check a helper (or a
  * process it started) was refused.
  *
+ * tracefs lets uid 0 write its files without a capability: a helper may
+ * change any instance whose name it knows, and could have made one named
+ * as umhcap's, with a filter that hides it, before umhcap ran.  The
+ * instance is named at random and made afresh, never reused, and what
+ * could hide a helper in it is read back before anything is printed.
+ *
  * The events are read in binary from the per-CPU trace_pipe_raw files and
  * decoded field by field with libtraceevent, never from the text of
  * trace_pipe: the strings of the event are chosen by users (a task names
@@ -21,6 +27,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -35,7 +42,8 @@
 
 #include "umhcap.h"
 
-#define INSTANCE	"umhcap"
+/* And 16 hex digits from getrandom(2). */
+#define INSTANCE	"umhcap-"
 #define SYSTEM		"umh"
 #define EVENT		"umh_exec"
 #define CAP_EVENT	"umh_capable"
@@ -117,9 +125,10 @@ struct cpu_buf {
 struct trace {
 	const struct umh_args *a;
 	char tracefs[PATH_MAX];
+	char name[sizeof(INSTANCE) + 16];
+	char dir[PATH_MAX];	/* of the instance */
 	struct tracefs_instance *inst;
 	bool created;		/* we made the instance, so we remove it */
-	bool enabled;		/* we turned the event on, so we turn it off */
 	long count;		/* events left to print; < 0 = unlimited */
 	struct tep_handle *tep;
 	struct tep_event *event;
@@ -129,7 +138,7 @@ struct trace {
 	struct tep_event *cap_event;	/* umh_capable, if the kernel has it */
 	struct tep_format_field *cf[C_NR];
 	const char *cap_bad_field;
-	bool cap_enabled;	/* we turned umh_capable on (and filtered it) */
+	bool cap_enabled;	/* umh_capable is on, and filtered */
 	int page_size;		/* of a ring-buffer sub-buffer */
 	int hdr_size;		/* its header: timestamp and commit */
 	int commit_size;
@@ -395,39 +404,32 @@ static int trace_load(struct trace *t)
 
 static int enable_event(struct trace *t)
 {
-	if (tracefs_event_is_enabled(t->inst, SYSTEM, EVENT) ==
-	    TRACEFS_ALL_ENABLED)
-		return 0;
 	errno = 0;
 	if (tracefs_event_enable(t->inst, SYSTEM, EVENT)) {
 		int err = errno;
 
-		umh_err("cannot enable " SYSTEM "/" EVENT " in %s/instances/" INSTANCE ": %s%s",
-			t->tracefs, err ? strerror(err) : "no such event",
+		umh_err("cannot enable " SYSTEM "/" EVENT " in %s: %s%s",
+			t->dir, err ? strerror(err) : "no such event",
 			perm_hint(err));
 		return -1;
 	}
-	t->enabled = true;
 	return 0;
 }
 
 /*
  * Best effort: without umh_capable, helper starts are still traced.  The
  * filter keeps granted checks, which every helper makes by the dozen, out
- * of the buffer; it is set only on an event this run turns on.
+ * of the buffer; the event is not turned on without it.
  */
 static void enable_cap_event(struct trace *t)
 {
-	if (!t->cap_event || tracefs_event_is_enabled(t->inst, SYSTEM,
-			CAP_EVENT) == TRACEFS_ALL_ENABLED)
+	if (!t->cap_event)
 		return;
-	tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
-				 CAP_FILTER);
-	if (tracefs_event_enable(t->inst, SYSTEM, CAP_EVENT)) {
-		umh_warn("cannot enable " SYSTEM "/" CAP_EVENT " in %s/instances/" INSTANCE "; refused capability checks are not shown",
-			 t->tracefs);
-		tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
-					 "0");
+	if (tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
+				     CAP_FILTER) < 0 ||
+	    tracefs_event_enable(t->inst, SYSTEM, CAP_EVENT)) {
+		umh_warn("cannot enable " SYSTEM "/" CAP_EVENT " in %s; refused capability checks are not shown",
+			 t->dir);
 		return;
 	}
 	t->cap_enabled = true;
@@ -474,8 +476,7 @@ static int open_cpu(struct trace *t, struct cpu_buf *c)
 	c->can_end = sfs.f_type != TRACEFS_MAGIC;
 	return 0;
 err:
-	umh_err("cannot open %s/instances/" INSTANCE "/%s: %s", t->tracefs,
-		file, strerror(errno));
+	umh_err("cannot open %s/%s: %s", t->dir, file, strerror(errno));
 	return -1;
 }
 
@@ -517,22 +518,145 @@ static int open_cpus(struct trace *t)
 	return ret;
 }
 
-static int trace_open(struct trace *t)
+/* INSTANCE and 16 hex digits no one can guess, in t->name. */
+static int name_instance(struct trace *t)
 {
-	t->inst = tracefs_instance_create(INSTANCE);
-	if (!t->inst) {
-		int err = errno;
+	uint64_t r;
+	ssize_t n;
 
-		umh_err("cannot create tracefs instance %s/instances/" INSTANCE ": %s%s",
-			t->tracefs, strerror(err), perm_hint(err));
+	do
+		n = getrandom(&r, sizeof(r), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != sizeof(r)) {
+		umh_err("cannot name a tracefs instance: getrandom: %s",
+			n < 0 ? strerror(errno) : "short read");
 		return -1;
 	}
-	t->created = tracefs_instance_is_new(t->inst);
+	snprintf(t->name, sizeof(t->name), INSTANCE "%016" PRIx64, r);
+	return xpath(t->dir, sizeof(t->dir), "%s/instances/%s", t->tracefs,
+		     t->name);
+}
+
+/*
+ * Made here, or not at all: an instance that exists already was set up by
+ * someone else, as they chose, and is never used.
+ */
+static int create_instance(struct trace *t)
+{
+	int err;
+
+	if (name_instance(t))
+		return -1;
+	if (mkdir(t->dir, 0700)) {
+		err = errno;
+		if (err == EEXIST)
+			umh_err("tracefs instance %s exists already: umhcap uses only an instance it made itself; run it again",
+				t->dir);
+		else
+			umh_err("cannot create tracefs instance %s: %s%s",
+				t->dir, strerror(err), perm_hint(err));
+		return -1;
+	}
+	t->created = true;
+	t->inst = tracefs_instance_alloc(t->tracefs, t->name);
+	if (!t->inst) {
+		umh_err("cannot use tracefs instance %s: %s", t->dir,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int trace_open(struct trace *t)
+{
+	if (create_instance(t))
+		return -1;
 	/* First: once umh_exec is on, a helper's refusals are seen too. */
 	enable_cap_event(t);
 	if (enable_event(t))
 		return -1;
 	return open_cpus(t);
+}
+
+/*
+ * What umhcap's instance must hold while it traces: anything else may
+ * hide helpers.  Its name cannot be guessed, but it can be found in
+ * instances/, and uid 0 can write its files without a capability.
+ */
+static const struct {
+	const char *file;
+	const char *holds;
+	bool cap;		/* only while umh_capable is on */
+} inst_state[] = {
+	{ "tracing_on",				"1",		false },
+	{ "set_event_pid",			"",		false },
+	{ "set_event_notrace_pid",		"",		false },
+	{ "events/" SYSTEM "/" EVENT "/enable",	"1",		false },
+	{ "events/" SYSTEM "/" EVENT "/filter",	"none",		false },
+	{ "events/" SYSTEM "/" CAP_EVENT "/enable", "1",	true },
+	{ "events/" SYSTEM "/" CAP_EVENT "/filter", CAP_FILTER,	true },
+};
+
+/*
+ * The @n bytes at @s, as much as fits: each that is not printable ASCII,
+ * and '"' and '\', as \xNN.
+ */
+static void escape(char *buf, size_t size, const char *s, size_t n)
+{
+	size_t len = 0;
+
+	for (; n-- && len + 5 < size; s++) {
+		unsigned char c = *s;
+
+		if (c >= ' ' && c < 0x7f && c != '"' && c != '\\')
+			buf[len++] = c;
+		else
+			len += snprintf(buf + len, size - len, "\\x%02x", c);
+	}
+	buf[len] = '\0';
+}
+
+/* Whether the instance's @file holds @want, and an error if not. */
+static int check_file(const struct trace *t, const char *file,
+		      const char *want)
+{
+	char path[PATH_MAX], buf[128], shown[4 * sizeof(buf)];
+	ssize_t n = -1;
+	bool cut;
+	int fd, err;
+
+	if (xpath(path, sizeof(path), "%s/%s", t->dir, file))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		n = read(fd, buf, sizeof(buf) - 1);
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		umh_err("cannot read %s: %s", path, strerror(err));
+		return -1;
+	}
+	cut = (size_t)n == sizeof(buf) - 1;
+	if (n && buf[n - 1] == '\n')
+		n--;
+	if ((size_t)n == strlen(want) && !memcmp(buf, want, n))
+		return 0;
+	escape(shown, sizeof(shown), buf, n);
+	umh_err("%s holds \"%s%s\", not \"%s\": umhcap's tracefs instance was changed, so helpers may be missing from the trace; umhcap learn shows what they used, from the kernel's record",
+		path, shown, cut ? "..." : "", want);
+	return -1;
+}
+
+static int check_instance(const struct trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(inst_state); i++)
+		if ((!inst_state[i].cap || t->cap_enabled) &&
+		    check_file(t, inst_state[i].file, inst_state[i].holds))
+			return -1;
+	return 0;
 }
 
 static void trace_close(struct trace *t)
@@ -546,19 +670,10 @@ static void trace_close(struct trace *t)
 		free(t->cpus[i].page);
 	}
 	free(t->cpus);
-	if (t->enabled && tracefs_event_disable(t->inst, SYSTEM, EVENT))
-		umh_warn("cannot disable " SYSTEM "/" EVENT " in %s/instances/" INSTANCE,
-			 t->tracefs);
-	if (t->cap_enabled) {
-		if (tracefs_event_disable(t->inst, SYSTEM, CAP_EVENT))
-			umh_warn("cannot disable " SYSTEM "/" CAP_EVENT " in %s/instances/" INSTANCE,
-				 t->tracefs);
-		tracefs_event_file_write(t->inst, SYSTEM, CAP_EVENT, "filter",
-					 "0");
-	}
-	if (t->created && tracefs_instance_destroy(t->inst))
-		umh_warn("cannot remove tracefs instance %s/instances/" INSTANCE ": %s; remove it with rmdir",
-			 t->tracefs, strerror(errno));
+	/* Its events and filters go with it. */
+	if (t->created && rmdir(t->dir))
+		umh_warn("cannot remove tracefs instance %s: %s; remove it with rmdir",
+			 t->dir, strerror(errno));
 	tracefs_instance_free(t->inst);
 	if (t->tep)
 		tep_free(t->tep);
@@ -768,8 +883,8 @@ static void put_cap(int cap)
 
 /*
  * A refused capability check of a helper, or of a process it started:
- * printed unless it was granted or a probe (a filter on the kernel side
- * already keeps those out, but a reused instance may not have it).
+ * printed unless it was granted or a probe (the filter on the kernel side
+ * keeps those out already; this does not rely on it).
  * Returns 1 if printed.
  */
 static int handle_cap(struct trace *t, struct tep_record *rec)
@@ -815,7 +930,7 @@ static int handle_record(struct trace *t, struct tep_record *rec)
 	if (t->cap_event && id == (unsigned long long)t->cap_event->id)
 		return handle_cap(t, rec);
 	if (id != (unsigned long long)t->event->id)
-		return 0;	/* another event enabled in a reused instance */
+		return 0;	/* an event umhcap did not enable */
 	if (t->bad_field) {
 		warn_once(t, W_FIELD, "the umh_exec field \"%s\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older or newer than the kernel?)",
 			  t->bad_field);
@@ -1007,9 +1122,9 @@ static bool all_eof(const struct trace *t)
 }
 
 /*
- * Sleep with SIGINT and SIGTERM let through.  trace_pipe_raw wakes a
- * poller only once the buffer is buffer_percent full, too late for a
- * helper or two, so the buffers are looked at on a timer instead.
+ * Sleep with SIGINT, SIGTERM and SIGHUP let through.  trace_pipe_raw
+ * wakes a poller only once the buffer is buffer_percent full, too late for
+ * a helper or two, so the buffers are looked at on a timer instead.
  */
 static void trace_sleep(const sigset_t *orig)
 {
@@ -1018,11 +1133,18 @@ static void trace_sleep(const sigset_t *orig)
 	ppoll(NULL, 0, &ts, orig);
 }
 
+/*
+ * The instance is checked before each round of printing, the last one
+ * after a signal included: a change that would hide helpers and lasts
+ * until the next round ends the trace with an error.
+ */
 static int trace_loop(struct trace *t, const sigset_t *orig)
 {
 	int ret;
 
 	for (;;) {
+		if (check_instance(t))
+			return -1;
 		/* After a signal, print what came before it, then stop. */
 		ret = drain(t);
 		if (ret)
@@ -1049,9 +1171,11 @@ int cmd_trace(const struct umh_args *a)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (!trace_open(&t) && !trace_loop(&t, &orig))

@@ -7,6 +7,7 @@
 #define UMHCAP_GUEST_H
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include <linux/capability.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -99,6 +101,18 @@ static inline int read_file(const char *path, char *buf, size_t size)
 		return -errno;
 	buf[len] = '\0';
 	return 0;
+}
+
+static inline int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = write(fd, text, strlen(text));
+	close(fd);
+	return len == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
 static inline unsigned long long read_mask(const char *purpose,

@@ -140,75 +140,364 @@ TEST(export_reproduces_state)
 	EXPECT_NE(NULL, strstr(o.std, "usermodehelper.inheritable="));
 }
 
-#define TRACE_INSTANCE	"/sys/kernel/tracing/instances/umhcap"
+#define INSTANCES	"/sys/kernel/tracing/instances"
+#define NAME_LEN	(NAME_MAX + 1)
+#define MAX_INSTANCES	32
 
 /*
- * Start "umhcap trace --count @count" with its stdout on *@fd, and wait
- * until it has enabled the event in its instance: a helper started from
- * then on is in its buffer, whether or not umhcap has looked yet.
- * Returns -1 if umhcap exits first or has not enabled it within 20 s (a
- * test that went on would wait for an event that was never recorded).
+ * umhcap trace, started by trace_start(): its pid, its stdout and stderr,
+ * and the instance it made, found as the one that was not there before.
  */
-static pid_t start_trace_count(int *fd, const char *count)
-{
-	char enable[8] = "";
-	int outp[2], i;
+struct tracer {
 	pid_t pid;
+	int out, err;
+	char inst[PATH_MAX];	/* INSTANCES/NAME, or "" */
+	char before[MAX_INSTANCES][NAME_LEN];
+	int nbefore;
+};
 
-	if (pipe(outp))
+/* The names in INSTANCES; how many, or -1. */
+static int list_instances(char names[][NAME_LEN], int max)
+{
+	struct dirent *d;
+	DIR *dp = opendir(INSTANCES);
+	int n = 0;
+
+	if (!dp)
 		return -1;
-	pid = fork();
-	if (pid < 0)
+	while (n < max && (d = readdir(dp)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			snprintf(names[n++], NAME_LEN, "%s", d->d_name);
+	closedir(dp);
+	return n;
+}
+
+/* Whether the instance umhcap made is there now, in tr->inst. */
+static bool find_instance(struct tracer *tr)
+{
+	char now[MAX_INSTANCES][NAME_LEN];
+	int n = list_instances(now, MAX_INSTANCES), i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < tr->nbefore; j++)
+			if (!strcmp(now[i], tr->before[j]))
+				break;
+		if (j == tr->nbefore) {
+			snprintf(tr->inst, sizeof(tr->inst), INSTANCES "/%s",
+				 now[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* As umhcap names its instances: "umhcap-" and 16 hex digits. */
+static bool instance_name_ok(const char *path)
+{
+	const char *name = strrchr(path, '/') + 1;
+	size_t i;
+
+	if (strlen(name) != 23 || strncmp(name, "umhcap-", 7))
+		return false;
+	for (i = 7; i < 23; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return false;
+	return true;
+}
+
+static void instance_file(char *buf, size_t size, const struct tracer *tr,
+			  const char *file)
+{
+	snprintf(buf, size, "%s/%s", tr->inst, file);
+}
+
+static bool is_mkdir(unsigned long long nr)
+{
+#ifdef __NR_mkdir
+	if (nr == __NR_mkdir)
+		return true;
+#endif
+	return nr == __NR_mkdirat;
+}
+
+/*
+ * Run the child, which stopped itself under PTRACE_TRACEME before its
+ * exec, to the return of its first mkdir that succeeds, and leave it
+ * stopped there.
+ */
+static int run_to_mkdir(pid_t pid)
+{
+	struct __ptrace_syscall_info info;
+	unsigned long long nr = ~0ULL;
+	int status, sig = 0;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD |
+		   PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL))
 		return -1;
-	if (!pid) {
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, 0, sig) ||
+		    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			return -1;
+		sig = 0;
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
+			/* A signal for it, not the exec's event stop. */
+			if (!(status >> 16))
+				sig = WSTOPSIG(status);
+			continue;
+		}
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info),
+			   &info) <= 0)
+			return -1;
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+			nr = info.entry.nr;
+		else if (info.op == PTRACE_SYSCALL_INFO_EXIT && is_mkdir(nr) &&
+			 !info.exit.is_error)
+			return 0;
+	}
+}
+
+/* Whether umhcap has not exited yet; it is not waited for. */
+static bool trace_running(const struct tracer *tr)
+{
+	siginfo_t info = { 0 };
+
+	return !waitid(P_PID, tr->pid, &info, WEXITED | WNOHANG | WNOWAIT) &&
+	       !info.si_pid;
+}
+
+/*
+ * Whether umhcap has enabled umh_exec in its instance: a helper started
+ * from then on is in its buffer, whether or not umhcap has looked yet.
+ * Waits up to 20 s; false if umhcap exits first.
+ */
+static bool trace_enabled(struct tracer *tr)
+{
+	char path[PATH_MAX], enable[8] = "";
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		if (tr->inst[0] || find_instance(tr)) {
+			instance_file(path, sizeof(path), tr,
+				      "events/umh/umh_exec/enable");
+			if (!read_file(path, enable, sizeof(enable)) &&
+			    enable[0] == '1')
+				return true;
+		}
+		if (!trace_running(tr))
+			return false;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Start "umhcap trace --count @count".  With @hold, return with umhcap
+ * held under ptrace at the return of its mkdir of the instance, before
+ * it enabled, opened or checked anything there, so that the test can
+ * change the instance first; trace_release() lets it go.  Without, return
+ * once trace_enabled().  Returns 0, or -1 (umhcap killed).
+ */
+static int trace_start(struct tracer *tr, const char *count, bool hold)
+{
+	int outp[2], errp[2];
+
+	memset(tr, 0, sizeof(*tr));
+	tr->nbefore = list_instances(tr->before, MAX_INSTANCES);
+	if (tr->nbefore < 0 || pipe(outp) || pipe(errp))
+		return -1;
+	tr->pid = fork();
+	if (tr->pid < 0)
+		return -1;
+	if (!tr->pid) {
 		dup2(outp[1], 1);
+		dup2(errp[1], 2);
+		if (hold && (ptrace(PTRACE_TRACEME, 0, NULL, NULL) ||
+			     raise(SIGSTOP)))
+			_exit(126);
 		execl(UMHCAP, UMHCAP, "trace", "--count", count, NULL);
 		_exit(127);
 	}
 	close(outp[1]);
-	*fd = outp[0];
-	for (i = 0; i < 2000; i++) {
-		if (!read_file(TRACE_INSTANCE "/events/umh/umh_exec/enable",
-			       enable, sizeof(enable)) && enable[0] == '1')
-			return pid;
-		if (waitpid(pid, NULL, WNOHANG)) {
-			close(*fd);
-			return -1;
-		}
-		usleep(10000);
-	}
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
-	close(*fd);
+	close(errp[1]);
+	tr->out = outp[0];
+	tr->err = errp[0];
+	if (hold ? !run_to_mkdir(tr->pid) && find_instance(tr) :
+		   trace_enabled(tr))
+		return 0;
+	kill(tr->pid, SIGKILL);
+	waitpid(tr->pid, NULL, 0);
+	close(tr->out);
+	close(tr->err);
 	return -1;
 }
 
-static pid_t start_trace(int *fd)
+static int trace_release(struct tracer *tr)
 {
-	return start_trace_count(fd, "1");
+	return ptrace(PTRACE_DETACH, tr->pid, 0, 0);
+}
+
+/*
+ * Wait up to @ms for umhcap to exit, killing it then; its stdout and
+ * stderr in @o.
+ */
+static void trace_end(struct tracer *tr, int ms, struct out *o)
+{
+	int status = -1;
+
+	for (; ms > 0 && trace_running(tr); ms -= 10)
+		usleep(10000);
+	if (ms <= 0)
+		kill(tr->pid, SIGKILL);
+	if (waitpid(tr->pid, &status, 0) != tr->pid)
+		status = -1;
+	o->status = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) :
+							 -1;
+	drain(tr->out, o->std, sizeof(o->std));
+	drain(tr->err, o->err, sizeof(o->err));
+	close(tr->out);
+	close(tr->err);
+}
+
+/*
+ * Trace while a mount of the filesystem type @fstype, which does not
+ * exist, starts a modprobe helper: umhcap prints it and exits 0.
+ */
+static void trace_modprobe(struct __test_metadata *_metadata,
+			   struct tracer *tr, struct out *o, const char *fstype)
+{
+	char want[64];
+
+	ASSERT_EQ(0, trace_start(tr, "1", false));
+	EXPECT_NE(0, mount("none", "/", fstype, 0, NULL));
+	trace_end(tr, 20000, o);
+	EXPECT_EQ(0, o->status);
+	EXPECT_NE(NULL, strstr(o->std, " modprobe: ")) {
+		TH_LOG("trace printed: %s", o->std);
+	}
+	snprintf(want, sizeof(want), " fs-%s ", fstype);
+	EXPECT_NE(NULL, strstr(o->std, want));
 }
 
 /* umhcap trace sees a real modprobe helper, by name and capabilities. */
 TEST(trace_follows_a_helper)
 {
-	char buf[4096] = "";
-	int fd, status;
-	pid_t pid;
+	struct tracer tr;
+	struct out o;
 
-	pid = start_trace(&fd);
-	ASSERT_LT(0, pid);
-	EXPECT_NE(0, mount("none", "/", "umhcap-guest-nosuchfs", 0, NULL));
-	drain(fd, buf, sizeof(buf));
-	close(fd);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_NE(NULL, strstr(buf, "modprobe")) {
-		TH_LOG("trace printed: %s", buf);
-	}
-	EXPECT_NE(NULL, strstr(buf, "fs-umhcap-guest-nosuchfs"));
-	EXPECT_NE(NULL, strstr(buf, "guest_test"));
+	trace_modprobe(_metadata, &tr, &o, "umhcap-guest-nosuchfs");
+	EXPECT_NE(NULL, strstr(o.std, "guest_test"));
 	/* The instance is gone once umhcap exits. */
-	EXPECT_NE(0, access(TRACE_INSTANCE, F_OK));
+	EXPECT_NE(0, access(tr.inst, F_OK));
+}
+
+/*
+ * Its instance has a name no helper can know before it exists: not
+ * "umhcap", but "umhcap-" and 16 hex digits, new each time.
+ */
+TEST(trace_instance_name)
+{
+	char first[PATH_MAX];
+	struct tracer tr;
+	struct out o;
+
+	ASSERT_EQ(0, trace_start(&tr, "1", false));
+	EXPECT_TRUE(instance_name_ok(tr.inst)) {
+		TH_LOG("umhcap's instance: %s", tr.inst);
+	}
+	snprintf(first, sizeof(first), "%s", tr.inst);
+	ASSERT_EQ(0, kill(tr.pid, SIGTERM));
+	trace_end(&tr, 20000, &o);
+	EXPECT_EQ(0, o.status);
+	EXPECT_NE(0, access(first, F_OK));
+	ASSERT_EQ(0, trace_start(&tr, "1", false));
+	EXPECT_TRUE(instance_name_ok(tr.inst));
+	EXPECT_STRNE(first, tr.inst);
+	ASSERT_EQ(0, kill(tr.pid, SIGTERM));
+	trace_end(&tr, 20000, &o);
+	EXPECT_EQ(0, o.status);
+}
+
+#define PREPARED	INSTANCES "/umhcap"
+
+/*
+ * What a helper, uid 0 without capabilities, can set up before umhcap
+ * runs: an instance named "umhcap", as umhcap's once was, with tracing
+ * off and umh_exec filtered to hide modprobe helpers.
+ */
+FIXTURE(prepared) {
+	bool made;
+};
+
+FIXTURE_SETUP(prepared)
+{
+	rmdir(PREPARED);
+	self->made = !mkdir(PREPARED, 0700);
+	ASSERT_TRUE(self->made) {
+		TH_LOG("cannot create %s: %s", PREPARED, strerror(errno));
+	}
+	ASSERT_EQ(0, write_file(PREPARED "/events/umh/umh_exec/filter",
+				"purpose != \"modprobe\""));
+	ASSERT_EQ(0, write_file(PREPARED "/events/umh/umh_exec/enable", "1"));
+	ASSERT_EQ(0, write_file(PREPARED "/tracing_on", "0"));
+}
+
+FIXTURE_TEARDOWN(prepared)
+{
+	if (self->made)
+		EXPECT_EQ(0, rmdir(PREPARED));
+}
+
+/* umhcap uses an instance of its own, and leaves that one alone. */
+TEST_F(prepared, trace_ignores_it)
+{
+	char text[64] = "";
+	struct tracer tr;
+	struct out o;
+
+	trace_modprobe(_metadata, &tr, &o, "umhcap-guest-prepared");
+	EXPECT_STRNE(PREPARED, tr.inst);
+	EXPECT_EQ(0, read_file(PREPARED "/tracing_on", text, sizeof(text)));
+	EXPECT_STREQ("0\n", text);
+}
+
+/*
+ * Were a helper to find umhcap's instance and turn its tracing off, umhcap
+ * says so and fails; it does not wait in silence.  With @hold the change
+ * comes first: umhcap is held at its mkdir, before it enabled, opened or
+ * printed anything; without, it comes while umhcap traces.
+ */
+static void tracing_turned_off(struct __test_metadata *_metadata, bool hold)
+{
+	char path[PATH_MAX];
+	struct tracer tr;
+	struct out o;
+
+	ASSERT_EQ(0, trace_start(&tr, "1", hold));
+	instance_file(path, sizeof(path), &tr, "tracing_on");
+	EXPECT_EQ(0, write_file(path, "0"));
+	if (hold)
+		ASSERT_EQ(0, trace_release(&tr));
+	/* A helper that a silent umhcap would miss. */
+	EXPECT_NE(0, mount("none", "/", "umhcap-guest-off", 0, NULL));
+	trace_end(&tr, 20000, &o);
+	EXPECT_EQ(2, o.status);
+	EXPECT_STREQ("", o.std);
+	EXPECT_NE(NULL, strstr(o.err, "/tracing_on holds \"0\", not \"1\"")) {
+		TH_LOG("umhcap said: %s", o.err);
+	}
+	EXPECT_NE(0, access(tr.inst, F_OK));
+}
+
+TEST(trace_refuses_tracing_turned_off_first)
+{
+	tracing_turned_off(_metadata, true);
+}
+
+/* It looks again before each round of printing. */
+TEST(trace_stops_when_tracing_is_turned_off)
+{
+	tracing_turned_off(_metadata, false);
 }
 
 #define FORGED_COMM	"a pid=1 uid=0"
@@ -247,28 +536,28 @@ static void forged_trigger(void)
  */
 TEST(trace_is_not_forged)
 {
-	char buf[4096] = "", want[128];
-	int fd, status;
-	pid_t pid, child;
+	char want[128], *buf;
+	struct tracer tr;
+	struct out o;
+	pid_t child;
+	int status;
 
-	pid = start_trace(&fd);
-	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, trace_start(&tr, "1", false));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child)
 		forged_trigger();
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		kill(pid, SIGTERM);
-		waitpid(pid, NULL, 0);
+		kill(tr.pid, SIGTERM);
+		trace_end(&tr, 20000, &o);
 		ASSERT_EQ(0, status) {
 			TH_LOG("the forged trigger failed to start a helper");
 		}
 	}
-	drain(fd, buf, sizeof(buf));
-	close(fd);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	trace_end(&tr, 20000, &o);
+	buf = o.std;
+	EXPECT_EQ(0, o.status);
 	EXPECT_NE(NULL, strstr(buf, " modprobe: ")) {
 		TH_LOG("trace printed: %s", buf);
 	}
@@ -288,80 +577,85 @@ TEST(trace_is_not_forged)
  * trace_pipe_raw can read 0 while records are still to come: the buffer
  * holds data (a discarded event's time stamp) but no record yet.  Once,
  * umhcap took that for the end and exited with nothing printed.  Here
- * every CPU's trace_pipe_raw of the instance umhcap will reuse is covered
- * by an empty tracefs file, which reads 0 every time: umhcap must keep
- * waiting until it is told to stop.
+ * every CPU's trace_pipe_raw of umhcap's instance is covered, while
+ * umhcap is held at its mkdir, by an empty tracefs file, which reads 0
+ * every time: umhcap must keep waiting until it is told to stop.
  */
-#define EMPTY_TRACEFS_FILE	TRACE_INSTANCE "/set_event_pid"
-
 FIXTURE(empty_reads) {
+	struct tracer tr;
+	bool started;	/* umhcap is running, or held */
 	int ncpus;	/* per_cpu/cpuN files covered, 0..ncpus-1 */
-	bool made;	/* the instance is ours to remove */
 };
 
-static void pipe_raw_path(char *buf, size_t size, int cpu)
+static void pipe_raw_path(char *buf, size_t size, const struct tracer *tr,
+			  int cpu)
 {
-	snprintf(buf, size, TRACE_INSTANCE "/per_cpu/cpu%d/trace_pipe_raw",
-		 cpu);
+	snprintf(buf, size, "%s/per_cpu/cpu%d/trace_pipe_raw", tr->inst, cpu);
+}
+
+/*
+ * Lazily: umhcap reads the covering file, and a mount in use cannot be
+ * unmounted at once.
+ */
+static void uncover(FIXTURE_DATA(empty_reads) *self)
+{
+	char path[PATH_MAX];
+
+	for (; self->ncpus > 0; self->ncpus--) {
+		pipe_raw_path(path, sizeof(path), &self->tr, self->ncpus - 1);
+		umount2(path, MNT_DETACH);
+	}
 }
 
 FIXTURE_SETUP(empty_reads)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], empty[PATH_MAX];
 
 	self->ncpus = 0;
-	self->made = !mkdir(TRACE_INSTANCE, 0700);
-	ASSERT_TRUE(self->made) {
-		TH_LOG("cannot create %s: %s", TRACE_INSTANCE,
-		       strerror(errno));
-	}
+	self->started = !trace_start(&self->tr, "1", true);
+	ASSERT_TRUE(self->started);
+	instance_file(empty, sizeof(empty), &self->tr, "set_event_pid");
 	for (;;) {
-		pipe_raw_path(path, sizeof(path), self->ncpus);
+		pipe_raw_path(path, sizeof(path), &self->tr, self->ncpus);
 		if (access(path, F_OK))
 			break;
-		ASSERT_EQ(0, mount(EMPTY_TRACEFS_FILE, path, NULL, MS_BIND,
-				   NULL));
+		ASSERT_EQ(0, mount(empty, path, NULL, MS_BIND, NULL));
 		self->ncpus++;
 	}
 	ASSERT_LT(0, self->ncpus);
+	ASSERT_EQ(0, trace_release(&self->tr));
+	ASSERT_TRUE(trace_enabled(&self->tr));
 }
 
 FIXTURE_TEARDOWN(empty_reads)
 {
-	char path[PATH_MAX];
-	int i;
+	struct out o;
 
-	for (i = 0; i < self->ncpus; i++) {
-		pipe_raw_path(path, sizeof(path), i);
-		EXPECT_EQ(0, umount(path));
+	uncover(self);
+	if (self->started) {
+		/* Let go, if held: SIGTERM lets umhcap remove its instance. */
+		trace_release(&self->tr);
+		kill(self->tr.pid, SIGTERM);
+		trace_end(&self->tr, 20000, &o);
 	}
-	if (self->made)
-		EXPECT_EQ(0, rmdir(TRACE_INSTANCE));
 }
 
 TEST_F(empty_reads, trace_waits_through_them)
 {
-	char buf[4096] = "";
-	int fd, status;
-	pid_t pid, ended;
+	struct out o;
 
-	pid = start_trace(&fd);
-	ASSERT_LT(0, pid);
 	/* Several of umhcap's 100 ms polls, each reading 0 on every CPU. */
 	usleep(700000);
-	ended = waitpid(pid, &status, WNOHANG);
-	EXPECT_EQ(0, ended) {
-		TH_LOG("umhcap trace ended on a read of 0 (status %#x)",
-		       status);
+	EXPECT_TRUE(trace_running(&self->tr)) {
+		TH_LOG("umhcap trace ended on a read of 0");
 	}
-	if (!ended) {
-		ASSERT_EQ(0, kill(pid, SIGTERM));
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	}
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	drain(fd, buf, sizeof(buf));
-	close(fd);
-	EXPECT_STREQ("", buf);
+	uncover(self);
+	kill(self->tr.pid, SIGTERM);
+	self->started = false;
+	trace_end(&self->tr, 20000, &o);
+	EXPECT_EQ(0, o.status);
+	EXPECT_STREQ("", o.std);
+	EXPECT_NE(0, access(self->tr.inst, F_OK));
 }
 
 TEST(missing_tracefs_is_an_error)
@@ -394,18 +688,6 @@ static unsigned long long read_started(const char *purpose)
 	if (read_file(path, text, sizeof(text)) || sscanf(text, "%llu", &n) != 1)
 		return ~0ULL;
 	return n;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
-	ssize_t len;
-
-	if (fd < 0)
-		return -errno;
-	len = write(fd, text, strlen(text));
-	close(fd);
-	return len == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
 /*
@@ -641,10 +923,9 @@ TEST(learn_apply_narrows_what_ran)
  */
 TEST(trace_shows_a_refused_check)
 {
-	char buf[4096] = "";
+	struct tracer tr;
+	char *buf;
 	struct out o;
-	int fd, status;
-	pid_t pid;
 
 	ASSERT_NE(0ULL, read_mask("modprobe", "used") &
 			CAP_BIT(CAP_DAC_OVERRIDE)) {
@@ -653,17 +934,15 @@ TEST(trace_shows_a_refused_check)
 	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "-p", "modprobe",
 				"cap_dac_override", NULL));
 	ASSERT_EQ(0, o.status);
-	pid = start_trace_count(&fd, "100");
-	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, trace_start(&tr, "100", false));
 	EXPECT_EQ(0ULL, run_learn_helper("umhcap-guest-refused") &
 			CAP_BIT(CAP_DAC_OVERRIDE));
 	EXPECT_EQ(EACCES, last_tried());
 	/* What is in the buffer is printed before umhcap stops. */
-	kill(pid, SIGINT);
-	drain(fd, buf, sizeof(buf));
-	close(fd);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	kill(tr.pid, SIGINT);
+	trace_end(&tr, 20000, &o);
+	buf = o.std;
+	EXPECT_EQ(0, o.status);
 	EXPECT_NE(NULL, strstr(buf, " modprobe: " LEARN_HELPER " -q -- fs-umhcap-guest-refused ")) {
 		TH_LOG("trace printed: %s", buf);
 	}

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -32,7 +33,14 @@
 #define B(cap)		(1ULL << (cap))
 #define UMH		"proc/sys/kernel/usermodehelper"
 #define TFS		"sys/kernel/tracing"
-#define INST		TFS "/instances/umhcap"
+/*
+ * A fake tracefs has no instances of its own: tests/fake_tracefs.so,
+ * preloaded into umhcap, moves FRESH into the instance umhcap makes, and
+ * the instance, when umhcap removes it, to REMOVED/NAME.
+ */
+#define INSTANCES	TFS "/instances"
+#define FRESH		TFS "/fresh-instance"
+#define REMOVED		TFS "/removed-instances"
 
 /* The purposes, in the order umhcap shows them, after "all". */
 static const char *const purposes[] = {
@@ -381,8 +389,15 @@ FIXTURE(umh) {
 
 FIXTURE_SETUP(umh)
 {
+	const char *so = getenv("UMHCAP_FAKE_TRACEFS") ?:
+			 "./tests/fake_tracefs.so";
 	size_t i;
 
+	/* The instances of the fake tracefs, in every umhcap run. */
+	ASSERT_EQ(0, access(so, R_OK))
+		TH_LOG("%s: %s; make check builds it and sets UMHCAP_FAKE_TRACEFS",
+		       so, strerror(errno));
+	ASSERT_EQ(0, setenv("LD_PRELOAD", so, 1));
 	strcpy(self->root, "/tmp/umhcap-test.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->root));
 	set_bound(self->root, NULL, full(), full());
@@ -1943,10 +1958,26 @@ static const char *umh_capable_format(const char *cap_line)
 	return capable_format(FMT_PURPOSE, ARG_PURPOSE, cap_line);
 }
 
-/* The tracefs files umhcap reads, under ROOT/DIR. */
+/* The files of a new instance, as the kernel makes it. */
+static const char *const fresh[][2] = {
+	{ "tracing_on",				"1\n" },
+	{ "set_event_pid",			"" },
+	{ "set_event_notrace_pid",		"" },
+	{ "events/umh/umh_exec/enable",		"0\n" },
+	{ "events/umh/umh_exec/filter",		"none\n" },
+	{ "events/umh/umh_capable/enable",	"0\n" },
+	{ "events/umh/umh_capable/filter",	"none\n" },
+	{ "per_cpu/cpu0/trace_pipe_raw",	"" },
+};
+
+/*
+ * The tracefs files umhcap reads, under ROOT/DIR, and those a new
+ * instance holds, under DIR/fresh-instance.
+ */
 static void fake_tracefs(const char *root, const char *dir)
 {
-	char rel[256];
+	char rel[256], path[PATH_MAX];
+	size_t i;
 
 	snprintf(rel, sizeof(rel), "%s/events/header_page", dir);
 	put(root, rel, HEADER_PAGE);
@@ -1958,22 +1989,17 @@ static void fake_tracefs(const char *root, const char *dir)
 	put(root, rel, "0\n");
 	snprintf(rel, sizeof(rel), "%s/events/umh/umh_exec/format", dir);
 	put(root, rel, "%s", umh_exec_format(FMT_PROGRAM));
-	snprintf(rel, sizeof(rel), "%s/instances/umhcap/events/umh/umh_exec/enable",
-		 dir);
-	put(root, rel, "0\n");
 	snprintf(rel, sizeof(rel), "%s/events/umh/umh_capable/enable", dir);
 	put(root, rel, "0\n");
 	snprintf(rel, sizeof(rel), "%s/events/umh/umh_capable/format", dir);
 	put(root, rel, "%s", umh_capable_format(FMT_CAP_FIELD));
-	snprintf(rel, sizeof(rel),
-		 "%s/instances/umhcap/events/umh/umh_capable/enable", dir);
-	put(root, rel, "0\n");
-	snprintf(rel, sizeof(rel),
-		 "%s/instances/umhcap/events/umh/umh_capable/filter", dir);
-	put(root, rel, "none\n");
-	snprintf(rel, sizeof(rel), "%s/instances/umhcap/per_cpu/cpu0/trace_pipe_raw",
-		 dir);
-	put(root, rel, "");
+	snprintf(path, sizeof(path), "%s/%s/instances", root, dir);
+	mkdir_p(path);
+	for (i = 0; i < ARRAY_SIZE(fresh); i++) {
+		snprintf(rel, sizeof(rel), "%s/fresh-instance/%s", dir,
+			 fresh[i][0]);
+		put(root, rel, "%s", fresh[i][1]);
+	}
 }
 
 struct ev {
@@ -2094,7 +2120,7 @@ static void page_write(const char *root, int cpu, struct page *pg)
 	int fd;
 
 	memcpy(pg->b + 8, &commit, 8);
-	snprintf(path, sizeof(path), "%s/" INST "/per_cpu/cpu%d", root, cpu);
+	snprintf(path, sizeof(path), "%s/" FRESH "/per_cpu/cpu%d", root, cpu);
 	mkdir_p(path);
 	strcat(path, "/trace_pipe_raw");
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -2124,6 +2150,94 @@ static void trace_events(const char *root, const struct ev *e, int n)
 	page_write(root, 0, &pg);
 }
 
+/* As umhcap names its instances: "umhcap-" and 16 hex digits. */
+static bool instance_name_ok(const char *name)
+{
+	size_t i;
+
+	if (strlen(name) != 23 || strncmp(name, "umhcap-", 7))
+		return false;
+	for (i = 7; i < 23; i++)
+		if (!isdigit(name[i]) && (name[i] < 'a' || name[i] > 'f'))
+			return false;
+	return true;
+}
+
+/* "@dir/NAME", NAME the one entry of ROOT/@dir; "" for none, "*" for more. */
+static const char *only_entry(const char *root, const char *dir)
+{
+	char path[PATH_MAX], *b = slot_buf();
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, dir);
+	b[0] = '\0';
+	dp = opendir(path);
+	while (dp && (d = readdir(dp))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (b[0]) {
+			strcpy(b, "*");
+			break;
+		}
+		snprintf(b, 2048, "%s/%s", dir, d->d_name);
+	}
+	if (dp)
+		closedir(dp);
+	return b;
+}
+
+/*
+ * The instance umhcap made in ROOT and removed, as a path under ROOT; NULL
+ * unless it is the only one, it is named as umhcap names them, and no
+ * instance is left.
+ */
+static const char *removed(struct __test_metadata *_metadata,
+			   const char *root)
+{
+	const char *inst = only_entry(root, REMOVED);
+	const char *left = only_entry(root, INSTANCES);
+
+	if (strncmp(inst, REMOVED "/", strlen(REMOVED "/")) ||
+	    !instance_name_ok(inst + strlen(REMOVED "/")) || left[0]) {
+		TH_LOG("removed: \"%s\", left: \"%s\"", inst, left);
+		return NULL;
+	}
+	return inst;
+}
+
+/* The file @file of the instance at @inst. */
+static const char *at(const char *inst, const char *file)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s/%s", inst, file);
+	return b;
+}
+
+/* No instance made: none removed, none left, FRESH unused. */
+static bool made_none(const char *root)
+{
+	return !exists(root, REMOVED) && !only_entry(root, INSTANCES)[0] &&
+	       exists(root, FRESH "/tracing_on");
+}
+
+/* The removed instance as FRESH again, for another run; 0 or -1. */
+static int fresh_again(const char *root)
+{
+	const char *inst = only_entry(root, REMOVED);
+	char from[PATH_MAX], to[PATH_MAX];
+
+	if (!inst[0] || !strcmp(inst, "*"))
+		return -1;
+	snprintf(from, sizeof(from), "%s/%s", root, inst);
+	snprintf(to, sizeof(to), "%s/" FRESH, root);
+	if (rename(from, to))
+		return -1;
+	snprintf(from, sizeof(from), "%s/" REMOVED, root);
+	return rmdir(from);
+}
+
 #define EV_MODPROBE { .ts = 12345678000ULL, .purpose = "modprobe",	\
 	.path = "/sbin/modprobe", .args = "-q -- fs-nosuchfs",		\
 	.argc = 3, .pid = 123, .comm = "mount", .uid = 0,		\
@@ -2151,14 +2265,51 @@ static void trace_events(const char *root, const struct ev *e, int n)
 TEST_F(umh, trace_basic)
 {
 	struct ev e[] = { EV_MODPROBE };
+	const char *inst;
 
 	trace_events(self->root, e, 1);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE, res.out);
 	ASSERT_STREQ("", res.err);
-	/* Enabled while tracing, then disabled; the instance was there. */
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
-	ASSERT_TRUE(exists(self->root, INST));
+	/* In an instance of its own, enabled there, and removed at the end. */
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_STREQ("1", get(self->root, at(inst, "events/umh/umh_exec/enable")));
+	ASSERT_STREQ("0\n", get(self->root, TFS "/events/umh/umh_exec/enable"));
+}
+
+/* Named at random: a helper cannot make it first, or know it in advance. */
+TEST_F(umh, trace_instance_name)
+{
+	struct ev e[] = { EV_MODPROBE };
+	char first[PATH_MAX];
+	const char *inst;
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	snprintf(first, sizeof(first), "%s", inst);
+	ASSERT_EQ(0, fresh_again(self->root));
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_STRNE(first, inst);
+}
+
+/*
+ * An instance of the name umhcap picked exists already: refused, not
+ * used, and not removed either: it is not umhcap's.
+ */
+TEST_F(umh, trace_refuses_existing_instance)
+{
+	struct ev e[] = { EV_MODPROBE };
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EEXIST", "1", 1));
+	ASSERT_EQ(2, RUN(self->root, "trace"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "umhcap: tracefs instance ");
+	ASSERT_HAS(res.err, " exists already: umhcap uses only an instance it made itself; run it again\n");
+	ASSERT_TRUE(made_none(self->root));
 }
 
 /* One umh_capable record: a check of @cap by pid 731, "core dump". */
@@ -2220,32 +2371,64 @@ static void trace_checks(const char *root)
 /* Refused checks show, granted ones and probes do not. */
 TEST_F(umh, trace_refused_checks)
 {
+	const char *inst;
+
 	trace_checks(self->root);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED LINE_OTHER, res.out);
 	ASSERT_STREQ("", res.err);
-	/* Turned on and filtered for the run, then put back. */
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_capable/enable"));
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_capable/filter"));
+	/* Filtered and turned on in its instance. */
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_STREQ("1", get(self->root, at(inst, "events/umh/umh_capable/enable")));
+	ASSERT_STREQ("ret != 0 && noaudit == 0",
+		     get(self->root, at(inst, "events/umh/umh_capable/filter")));
+	ASSERT_EQ(0, fresh_again(self->root));
 	ASSERT_EQ(0, RUN(self->root, "trace", "--count", "2"));
 	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED, res.out);
 }
 
-/* An instance someone else set up is used as it is. */
-TEST_F(umh, trace_checks_enabled_elsewhere)
+/*
+ * What a helper could have set up before umhcap ran: an instance named
+ * "umhcap", tracing off, umh_exec filtered to hide modprobe helpers.
+ * umhcap uses its own, and leaves that one as it was.
+ */
+TEST_F(umh, trace_ignores_a_prepared_instance)
 {
-	put(self->root, INST "/events/umh/umh_capable/enable", "1\n");
+	static const char *const hostile[][2] = {
+		{ "tracing_on",			"0\n" },
+		{ "events/umh/umh_exec/enable",	"1\n" },
+		{ "events/umh/umh_exec/filter",	"purpose != \"modprobe\"\n" },
+		{ "per_cpu/cpu0/trace_pipe_raw", "" },
+	};
+	const char *inst;
+	char rel[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hostile); i++) {
+		snprintf(rel, sizeof(rel), INSTANCES "/umhcap/%s",
+			 hostile[i][0]);
+		put(self->root, rel, "%s", hostile[i][1]);
+	}
 	trace_checks(self->root);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE LINE_REFUSED LINE_OTHER, res.out);
-	ASSERT_STREQ("1\n", get(self->root, INST "/events/umh/umh_capable/enable"));
-	ASSERT_STREQ("none\n", get(self->root, INST "/events/umh/umh_capable/filter"));
+	ASSERT_STREQ("", res.err);
+	for (i = 0; i < ARRAY_SIZE(hostile); i++) {
+		snprintf(rel, sizeof(rel), INSTANCES "/umhcap/%s",
+			 hostile[i][0]);
+		ASSERT_STREQ(hostile[i][1], get(self->root, rel));
+	}
+	ASSERT_STREQ(INSTANCES "/umhcap", only_entry(self->root, INSTANCES));
+	inst = only_entry(self->root, REMOVED);
+	ASSERT_EQ(0, strncmp(inst, REMOVED "/", strlen(REMOVED "/")));
+	ASSERT_TRUE(instance_name_ok(inst + strlen(REMOVED "/")));
 }
 
 /* A kernel without umh_capable: helper starts only, and no complaint. */
 TEST_F(umh, trace_without_capable_event)
 {
 	char path[PATH_MAX];
+	const char *inst;
 
 	snprintf(path, sizeof(path), "%s/" TFS "/events/umh/umh_capable",
 		 self->root);
@@ -2254,7 +2437,30 @@ TEST_F(umh, trace_without_capable_event)
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
 	ASSERT_STREQ("", res.err);
-	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_capable/enable"));
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_STREQ("0\n", get(self->root, at(inst, "events/umh/umh_capable/enable")));
+}
+
+/*
+ * A filter the kernel refuses: umh_capable is left off, not turned on
+ * without it, and helper starts are still shown.
+ */
+TEST_F(umh, trace_capable_filter_refused)
+{
+	char path[PATH_MAX];
+	const char *inst;
+
+	snprintf(path, sizeof(path), "%s/" FRESH "/events/umh/umh_capable/filter",
+		 self->root);
+	ASSERT_EQ(0, unlink(path));
+	ASSERT_EQ(0, mkdir(path, 0755));
+	trace_checks(self->root);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_HAS(res.out, LINE_MODPROBE);
+	ASSERT_HAS(res.err, "umhcap: warning: cannot enable umh/umh_capable in ");
+	ASSERT_HAS(res.err, "; refused capability checks are not shown\n");
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_STREQ("0\n", get(self->root, at(inst, "events/umh/umh_capable/enable")));
 }
 
 /* A umh_capable umhcap cannot read: warn once, helper starts still shown. */
@@ -2265,7 +2471,6 @@ TEST_F(umh, trace_capable_unknown_field)
 	put(self->root, TFS "/events/umh/umh_capable/format", "%s",
 	    umh_capable_format("\tfield:u64 cap;\toffset:24;\tsize:8;\tsigned:0;\n"));
 	trace_checks(self->root);
-	put(self->root, INST "/events/umh/umh_capable/enable", "1\n");
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE LINE_OTHER, res.out);
 	w = "umhcap: warning: the umh_capable field \"cap\" is missing or not of the type umhcap knows";
@@ -2473,6 +2678,7 @@ TEST_F(umh, trace_hex)
 	ASSERT_HAS(res.out, "caps: cap_sys_module [0x10000]; "
 			    "inheritable: cap_chown [0x1]; result: ENOENT\n");
 	/* -x after the command, as show and learn take it. */
+	ASSERT_EQ(0, fresh_again(self->root));
 	ASSERT_EQ(0, RUN(self->root, "trace", "-x"));
 	ASSERT_HAS(res.out, "caps: all [0x1ffffffffff]; result: ok\n");
 }
@@ -2652,7 +2858,7 @@ TEST_F(umh, trace_bad_count)
 {
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count", "x"));
 	ASSERT_HAS(res.err, "bad --count");
-	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_TRUE(made_none(self->root));
 }
 
 TEST_F(umh, trace_missing_tracefs)
@@ -2675,8 +2881,7 @@ TEST_F(umh, trace_missing_event)
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	ASSERT_EQ(2, RUN(self->root, "trace"));
 	ASSERT_HAS(res.err, "trace event umh/umh_exec not found");
-	/* Nothing enabled. */
-	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_TRUE(made_none(self->root));
 }
 
 TEST_F(umh, trace_bad_format)
@@ -2685,7 +2890,7 @@ TEST_F(umh, trace_bad_format)
 	ASSERT_EQ(2, RUN(self->root, "trace"));
 	ASSERT_HAS(res.err, "umhcap: cannot parse ");
 	ASSERT_HAS(res.err, "/events/umh/umh_exec/format");
-	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_TRUE(made_none(self->root));
 }
 
 TEST_F(umh, trace_missing_header_page)
@@ -2693,13 +2898,14 @@ TEST_F(umh, trace_missing_header_page)
 	rm_file(self->root, TFS "/events/header_page");
 	ASSERT_EQ(2, RUN(self->root, "trace"));
 	ASSERT_HAS(res.err, "/events/header_page");
-	ASSERT_STREQ("0\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_TRUE(made_none(self->root));
 }
 
 TEST_F(umh, trace_debugfs_fallback)
 {
 	char from[PATH_MAX], to[PATH_MAX];
 	struct ev e[] = { EV_MODPROBE };
+	const char *inst;
 
 	trace_events(self->root, e, 1);
 	snprintf(from, sizeof(from), "%s/" TFS, self->root);
@@ -2709,45 +2915,33 @@ TEST_F(umh, trace_debugfs_fallback)
 	ASSERT_EQ(0, rename(from, to));
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ(LINE_MODPROBE, res.out);
-	ASSERT_STREQ("0", get(self->root, "sys/kernel/debug/tracing/instances/"
-			      "umhcap/events/umh/umh_exec/enable"));
+	inst = only_entry(self->root, "sys/kernel/debug/tracing/removed-instances");
+	ASSERT_STREQ("1", get(self->root, at(inst, "events/umh/umh_exec/enable")));
 }
 
-TEST_F(umh, trace_removes_created_instance)
+/* A plain directory has no enable file: fail, and remove it. */
+TEST_F(umh, trace_removes_instance_on_error)
 {
 	char path[PATH_MAX];
+	const char *inst;
 
-	snprintf(path, sizeof(path), "%s/" INST, self->root);
+	snprintf(path, sizeof(path), "%s/" FRESH, self->root);
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	ASSERT_FALSE(exists(self->root, INST));
-	/* A plain directory has no enable file: fail, and clean up. */
 	ASSERT_EQ(2, RUN(self->root, "trace"));
 	ASSERT_HAS(res.err, "umhcap: cannot enable umh/umh_exec in ");
-	ASSERT_FALSE(exists(self->root, INST));
-	ASSERT_TRUE(exists(self->root, TFS "/instances"));
-}
-
-/* An event someone else enabled stays enabled. */
-TEST_F(umh, trace_leaves_enabled_event)
-{
-	struct ev e[] = { EV_MODPROBE };
-
-	put(self->root, INST "/events/umh/umh_exec/enable", "1\n");
-	trace_events(self->root, e, 1);
-	ASSERT_EQ(0, RUN(self->root, "trace"));
-	ASSERT_STREQ(LINE_MODPROBE, res.out);
-	ASSERT_STREQ("1\n", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+	ASSERT_FALSE(exists(self->root, at(inst, "events")));
 }
 
 TEST_F(umh, trace_no_cpu_buffers)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/" INST "/per_cpu", self->root);
+	snprintf(path, sizeof(path), "%s/" FRESH "/per_cpu", self->root);
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	ASSERT_EQ(2, RUN(self->root, "trace"));
 	ASSERT_HAS(res.err, "per_cpu");
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_NE(NULL, removed(_metadata, self->root));
 }
 
 static bool wait_for_output(int fd, int ms)
@@ -2763,48 +2957,214 @@ static bool wait_for_output(int fd, int ms)
 }
 
 /*
- * A FIFO with a writer stands for a live buffer: it never ends, and is
- * empty once read, as trace_pipe_raw is between helpers.
+ * umhcap trace on a live buffer, stdout and stderr to files: a FIFO with
+ * a writer stands for trace_pipe_raw, which never ends and is empty once
+ * read, as it is between helpers.  The FIFO moves with the instance, and
+ * so serves every run of a test.
  */
-TEST_F(umh, trace_sigterm_cleans_up)
+struct live {
+	pid_t pid;
+	int w;			/* the FIFO's writer, or -1 */
+	int out, err;
+};
+
+/* Start it, and wait until it printed the event on the FIFO: 0 or -1. */
+static int live_start(const char *root, struct live *l)
 {
 	const char *bin = getenv("UMHCAP_BIN") ?: "./umhcap";
 	struct ev e = EV_MODPROBE;
-	int out = fileno(tmpfile()), w, status;
 	char fifo[PATH_MAX];
 	struct page pg;
-	pid_t pid;
 
-	snprintf(fifo, sizeof(fifo), "%s/" INST "/per_cpu/cpu0/trace_pipe_raw",
-		 self->root);
-	unlink(fifo);
-	ASSERT_EQ(0, mkfifo(fifo, 0600));
-	w = open(fifo, O_RDWR);
-	ASSERT_LE(0, w);
+	if (l->w < 0) {
+		snprintf(fifo, sizeof(fifo),
+			 "%s/" FRESH "/per_cpu/cpu0/trace_pipe_raw", root);
+		unlink(fifo);
+		if (mkfifo(fifo, 0600))
+			return -1;
+		l->w = open(fifo, O_RDWR);
+		if (l->w < 0)
+			return -1;
+	}
+	l->out = fileno(tmpfile());
+	l->err = fileno(tmpfile());
 	fflush(NULL);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		dup2(out, 1);
-		execl(bin, bin, "--root", self->root, "trace", (char *)NULL);
+	l->pid = fork();
+	if (l->pid < 0)
+		return -1;
+	if (l->pid == 0) {
+		dup2(l->out, 1);
+		dup2(l->err, 2);
+		execl(bin, bin, "--root", root, "trace", (char *)NULL);
 		_exit(127);
 	}
 	page_init(&pg, e.ts);
 	page_ev(&pg, &e);
 	memcpy(pg.b + 8, &pg.len, 8);
-	ASSERT_EQ(PAGE_SIZE, write(w, pg.b, PAGE_SIZE));
-	ASSERT_TRUE(wait_for_output(out, 5000));
-	ASSERT_STREQ("1", get(self->root, INST "/events/umh/umh_exec/enable"));
+	if (write(l->w, pg.b, PAGE_SIZE) == PAGE_SIZE &&
+	    wait_for_output(l->out, 5000))
+		return 0;
+	kill(l->pid, SIGKILL);
+	waitpid(l->pid, NULL, 0);
+	return -1;
+}
+
+/* Wait up to @ms for it to exit; its exit code, or -1 (killed then). */
+static int live_wait(struct live *l, int ms)
+{
+	int status = -1;
+
+	for (; ms > 0; ms -= 10) {
+		if (waitpid(l->pid, &status, WNOHANG) == l->pid)
+			goto out;
+		usleep(10000);
+	}
+	kill(l->pid, SIGKILL);
+	waitpid(l->pid, &status, 0);
+out:
+	slurp(l->out, res.out, sizeof(res.out));
+	slurp(l->err, res.err, sizeof(res.err));
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Stopped by @sig once it has printed what the buffer held and gone on
+ * waiting: the instance goes with it.
+ */
+static void trace_signal(struct __test_metadata *_metadata, const char *root,
+			 int sig)
+{
+	struct live l = { .w = -1 };
+	const char *inst;
+
+	ASSERT_EQ(0, live_start(root, &l));
+	inst = only_entry(root, INSTANCES);
+	ASSERT_STREQ("1", get(root, at(inst, "events/umh/umh_exec/enable")));
 	usleep(300000);		/* a few empty rounds */
-	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG));
-	ASSERT_EQ(0, kill(pid, SIGTERM));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	close(w);
-	ASSERT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-	slurp(out, res.out, sizeof(res.out));
+	ASSERT_EQ(0, waitpid(l.pid, NULL, WNOHANG));
+	ASSERT_EQ(0, kill(l.pid, sig));
+	ASSERT_EQ(0, live_wait(&l, 5000));
+	close(l.w);
 	ASSERT_STREQ(LINE_MODPROBE, res.out);
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_NE(NULL, removed(_metadata, root));
+}
+
+TEST_F(umh, trace_sigterm_cleans_up)
+{
+	trace_signal(_metadata, self->root, SIGTERM);
+}
+
+TEST_F(umh, trace_sigint_cleans_up)
+{
+	trace_signal(_metadata, self->root, SIGINT);
+}
+
+/* The terminal closed. */
+TEST_F(umh, trace_sighup_cleans_up)
+{
+	trace_signal(_metadata, self->root, SIGHUP);
+}
+
+/* FRESH/@file as a new instance holds it. */
+static void fresh_file(const char *root, const char *file)
+{
+	char rel[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fresh); i++)
+		if (!strcmp(fresh[i][0], file))
+			break;
+	if (i == ARRAY_SIZE(fresh))
+		abort();
+	snprintf(rel, sizeof(rel), FRESH "/%s", file);
+	put(root, rel, "%s", fresh[i][1]);
+}
+
+/* The error for @file of @inst holding @shown: "... holds ..., not ...". */
+static const char *tampered(const char *root, const char *inst,
+			    const char *file, const char *shown,
+			    const char *want)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "umhcap: %s/" INSTANCES "/%s/%s holds \"%s\", not \"%s\": umhcap's tracefs instance was changed, so helpers may be missing from the trace; umhcap learn shows what they used, from the kernel's record\n",
+		 root, strrchr(inst, '/') + 1, file, shown, want);
+	return b;
+}
+
+/*
+ * What could hide helpers in umhcap's instance, set before umhcap enabled
+ * anything: refused before it reports anything, with the file and what it
+ * held (escaped), and the instance removed.  A helper cannot know the
+ * name in time; this is what it would find if it could.
+ */
+TEST_F(umh, trace_checks_instance_first)
+{
+	static const char *const bad[][4] = {
+		/* file, content, as shown, what it must hold */
+		{ "tracing_on", "0\n", "0", "1" },
+		{ "events/umh/umh_exec/filter", "purpose != \"modprobe\"\n",
+		  "purpose != \\x22modprobe\\x22", "none" },
+		{ "set_event_pid", "1\n2\n", "1\\x0a2", "" },
+		{ "set_event_notrace_pid", "1\n", "1", "" },
+	};
+	struct ev e[] = { EV_MODPROBE };
+	char rel[256];
+	const char *inst;
+	size_t i;
+
+	trace_events(self->root, e, 1);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(rel, sizeof(rel), FRESH "/%s", bad[i][0]);
+		put(self->root, rel, "%s", bad[i][1]);
+		ASSERT_EQ(2, RUN(self->root, "trace"));
+		ASSERT_STREQ("", res.out);
+		ASSERT_NE(NULL, (inst = removed(_metadata, self->root)));
+		ASSERT_STREQ(tampered(self->root, inst, bad[i][0], bad[i][2],
+				      bad[i][3]), res.err);
+		ASSERT_EQ(0, fresh_again(self->root));
+		fresh_file(self->root, bad[i][0]);
+	}
+	/* And with each put back, the event is shown. */
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+}
+
+/*
+ * The same, and what umhcap itself set, changed while it traces: it stops
+ * within a round or two with the error, not silently.
+ */
+TEST_F(umh, trace_checks_instance_while_tracing)
+{
+	static const char *const bad[][4] = {
+		{ "tracing_on", "0\n", "0", "1" },
+		{ "events/umh/umh_exec/enable", "0\n", "0", "1" },
+		{ "events/umh/umh_exec/filter", "ret != 0\n", "ret != 0",
+		  "none" },
+		{ "events/umh/umh_capable/enable", "0\n", "0", "1" },
+		{ "events/umh/umh_capable/filter", "none\n", "none",
+		  "ret != 0 && noaudit == 0" },
+		{ "set_event_pid", "4242\n", "4242", "" },
+		{ "set_event_notrace_pid", "1\n", "1", "" },
+	};
+	struct live l = { .w = -1 };
+	const char *inst;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(0, live_start(self->root, &l));
+		inst = only_entry(self->root, INSTANCES);
+		put(self->root, at(inst, bad[i][0]), "%s", bad[i][1]);
+		ASSERT_EQ(2, live_wait(&l, 5000));
+		ASSERT_STREQ(LINE_MODPROBE, res.out);
+		ASSERT_STREQ(tampered(self->root, inst, bad[i][0], bad[i][2],
+				      bad[i][3]), res.err);
+		ASSERT_NE(NULL, removed(_metadata, self->root));
+		ASSERT_EQ(0, fresh_again(self->root));
+		fresh_file(self->root, bad[i][0]);
+	}
+	close(l.w);
 }
 
 TEST_F(umh, trace_epipe_cleans_up)
@@ -2830,7 +3190,7 @@ TEST_F(umh, trace_epipe_cleans_up)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_STREQ("0", get(self->root, INST "/events/umh/umh_exec/enable"));
+	ASSERT_NE(NULL, removed(_metadata, self->root));
 }
 
 /* ---- policy: the measured table ---- */
