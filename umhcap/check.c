@@ -8,7 +8,8 @@
  *    without per-purpose bounds, the global bound beyond what any
  *    measured helper needs;
  *  - bset and inheritable that disagree;
- *  - malformed usermodehelper.* items on the kernel command line;
+ *  - malformed usermodehelper.* items on the kernel command line, and
+ *    what the kernel bounds to nothing for each;
  *  - from the kernel's record: a purpose whose helpers ran, with a bound
  *    that allows capabilities they never used since boot, or that no
  *    longer allows one they used.
@@ -59,6 +60,7 @@ static void check_agree(struct check *c, const char *who,
 	free(only_i);
 }
 
+/* Empty, more than 16 hex digits after an optional 0x, or not hex: bad. */
 static bool valid_hex(const char *s)
 {
 	size_t n;
@@ -71,27 +73,42 @@ static bool valid_hex(const char *s)
 	return strspn(s, "0123456789abcdefABCDEF") == n;
 }
 
+/*
+ * The kernel fails closed on an item it cannot use.  Where it can read
+ * the purpose, all or a purpose's name before the first ':', that
+ * purpose's set of @param is bounded to nothing; where it cannot, every
+ * helper's, as the global bound.  Each finding says which.
+ */
 static void check_item(struct check *c, const char *param, char *item)
 {
+	const char *set = strrchr(param, '.') + 1;
 	char *colon = strchr(item, ':');
+	char whose[64] = "every helper's";
+	int p;
 
 	if (!*item) {
-		finding(c, "cmdline: %s: empty item", param);
+		finding(c, "cmdline: %s: empty item: %s %s is bounded to nothing",
+			param, whose, set);
 		return;
 	}
 	if (!colon) {
-		finding(c, "cmdline: %s: missing colon in item \"%s\"",
-			param, item);
+		finding(c, "cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
+			param, item, whose, set);
 		return;
 	}
 	*colon = '\0';
-	if (umh_purpose_lookup(item) < 0)
-		finding(c, "cmdline: %s: unknown purpose \"%s\" in item \"%s:%s\"",
-			param, item, item, colon + 1);
-	else if (!valid_hex(colon + 1))
-		finding(c, "cmdline: %s: bad hex mask \"%s\" in item \"%s:%s\"",
-			param, colon + 1, item, colon + 1);
+	p = umh_purpose_lookup(item);
 	*colon = ':';
+	if (p < 0) {
+		finding(c, "cmdline: %s: unknown purpose \"%.*s\" in item \"%s\": %s %s is bounded to nothing",
+			param, (int)(colon - item), item, item, whose, set);
+	} else if (!valid_hex(colon + 1)) {
+		if (p != UMH_ALL)
+			snprintf(whose, sizeof(whose), "%s's",
+				 umh_purpose_name(p));
+		finding(c, "cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing",
+			param, colon + 1, item, whose, set);
+	}
 }
 
 static void check_param(struct check *c, char *tok)

@@ -1023,12 +1023,34 @@ TEST_F(umh, check_cmdline_malformed)
 	    "quiet usermodehelper.bset=all:0x1ff,foo:0x1,modprobe:0xzz,"
 	    "nocolon,,power:0x1 usermodehelper.inheritable= ro\n");
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"foo\" in item \"foo:0x1\"\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: bad hex mask \"0xzz\" in item \"modprobe:0xzz\"\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: missing colon in item \"nocolon\"\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: empty item\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.inheritable: empty item\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"foo\" in item \"foo:0x1\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: bad hex mask \"0xzz\" in item \"modprobe:0xzz\": modprobe's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: missing colon in item \"nocolon\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: empty item: every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n");
 	ASSERT_HAS(res.out, "5 findings\n");
+}
+
+/*
+ * The kernel fails closed: a bad mask bounds the purpose it names to
+ * nothing (all: every helper), in the set of its parameter.  A mask is
+ * bad when empty after 0x or longer than 16 hex digits; 16 are fine.
+ */
+TEST_F(umh, check_cmdline_fails_closed)
+{
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=coredump:0x,uevent:1ffffffffffffffff,"
+	    "request_key:0xffffffffffffffff,all:zz "
+	    "usermodehelper.inheritable=power:0,,"
+	    "initrd:0X12345678901234567,other:0123456789abcdef\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("cmdline: usermodehelper.bset: bad hex mask \"0x\" in item \"coredump:0x\": coredump's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"1ffffffffffffffff\" in item \"uevent:1ffffffffffffffff\": uevent's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"zz\" in item \"all:zz\": every helper's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n"
+		     "cmdline: usermodehelper.inheritable: bad hex mask \"0X12345678901234567\" in item \"initrd:0X12345678901234567\": initrd's inheritable is bounded to nothing\n"
+		     "5 findings\n", res.out);
 }
 
 TEST_F(umh, check_cmdline_valid)
