@@ -127,12 +127,14 @@ boot-$(1)-bootparams: make-guest $(2)
 		$$(K)/initramfs.cpio $$(R)/$(1)-bootparams kunit.enable=0 \
 		usermodehelper.bset=$$(BOOTB) usermodehelper.inheritable=$$(BOOTB) \
 		umhcap.run=umh/params_test,umh/boot_test,umh/trace_test
-# Malformed items are reported and skipped; the others still apply.
+# Malformed items are reported and fail closed: in the bset, each names
+# its purpose, which is bounded to nothing; in the inheritable set, one
+# names none, and every helper is.  The others still apply.
 boot-$(1)-badparams: make-guest $(2)
 	$$(STEP) boot-$(1)-badparams $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-badparams kunit.enable=0 \
-		usermodehelper.bset=all:0x1fffffffffe,nosuch:0x1,coredump:zz,,modprobe0x1,uevent:0x1ffffdfffff \
-		usermodehelper.inheritable=power:0x,initrd:0x1ff0000ffff \
+		usermodehelper.bset=all:0x1fffffffffe,coredump:zz,power:0x,uevent:0x1ffffdfffff,request_key:00000000000000001,modprobe:0x1:2 \
+		usermodehelper.inheritable=initrd:0x1ff0000ffff,modprob:0x1,uevent:0x1ffffdfffff \
 		umhcap.run=umh/params_test,umh/boot_test
 # Who may choose a helper's program: real bounded helpers and root short
 # of a capability try every knob (narrows for good).
