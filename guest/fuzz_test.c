@@ -599,6 +599,20 @@ static void one_op(struct fuzz *f)
 
 			knob_path(path, sizeof(path), k);
 			fd = open(path, O_WRONLY | O_CLOEXEC);
+			/*
+			 * Opening a bound for writing needs what writing it
+			 * needs: a caller short of a capability is refused
+			 * there already, and cannot hand the descriptor on.
+			 */
+			if (f->who != PRIV) {
+				if (fd >= 0 || errno != EPERM)
+					report(f, "open %s for writing: %s, not EPERM",
+					       path, fd >= 0 ? "opened" :
+					       strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				break;
+			}
 			if (fd < 0) {
 				report(f, "open %s: %s", path, strerror(errno));
 				break;
