@@ -2134,6 +2134,20 @@ static void page_ev(struct page *pg, const struct ev *e)
 	page_add(pg, e->ts, rec, ev_record(rec, e));
 }
 
+/*
+ * Append @e's record with the data_loc at byte @off of it pointing out
+ * of the record.
+ */
+static void page_ev_bad_loc(struct page *pg, const struct ev *e, size_t off)
+{
+	uint32_t loc = 200 << 16 | EV_DATA;
+	unsigned char rec[1024];
+	size_t len = ev_record(rec, e);
+
+	memcpy(rec + off, &loc, 4);
+	page_add(pg, e->ts, rec, len);
+}
+
 /* Append the page to CPU @cpu's trace_pipe_raw, as read() returns it. */
 static void page_write(const char *root, int cpu, struct page *pg)
 {
@@ -2737,15 +2751,10 @@ TEST_F(umh, trace_missing_field)
 TEST_F(umh, trace_malformed_record)
 {
 	struct ev a = EV_MODPROBE, c = EV_OTHER;
-	unsigned char rec[1024];
-	uint32_t loc = 200 << 16 | EV_DATA;
 	struct page pg;
-	size_t len;
 
 	page_init(&pg, a.ts);
-	len = ev_record(rec, &a);
-	memcpy(rec + 32, &loc, 4);
-	page_add(&pg, a.ts, rec, len);
+	page_ev_bad_loc(&pg, &a, 32);
 	page_ev(&pg, &c);
 	page_write(self->root, 0, &pg);
 	ASSERT_EQ(0, RUN(self->root, "trace"));
@@ -2826,15 +2835,10 @@ TEST_F(umh, trace_malformed_purpose)
 	struct ev a = EV_MODPROBE, c = EV_OTHER;
 	struct cap_ev refused = CAP_EV(12500000000ULL, "coredump",
 				       CAP_DAC_OVERRIDE, 0, -1);
-	unsigned char rec[1024];
-	uint32_t loc = 200 << 16 | EV_DATA;
 	struct page pg;
-	size_t len;
 
 	page_init(&pg, a.ts);
-	len = ev_record(rec, &a);
-	memcpy(rec + 8, &loc, 4);
-	page_add(&pg, a.ts, rec, len);
+	page_ev_bad_loc(&pg, &a, 8);
 	page_cap(&pg, &refused);
 	page_ev(&pg, &c);
 	page_write(self->root, 0, &pg);
