@@ -45,6 +45,7 @@
 
 #include "umh/common.h"
 #include "../umhcap/umhcap.h"
+#include "jobs.h"
 
 #define UID		4321
 #define CONFIGFS_MNT	"/run/umhreal-configfs"
@@ -65,108 +66,6 @@ struct real {
 	int (*setup)(void);
 	job_fn job;
 };
-
-static int fail(char *why, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/*
- * How long an asynchronous job (a core stored, a node made, a cgroup
- * removed) may take: UMH_REAL_WAIT seconds, 10 unless the kernel command
- * line says more (a debug kernel under TCG is slow).  A job that fails
- * waits this long, once per boot and helper.
- */
-static long long deadline_ms(void)
-{
-	const char *s = getenv("UMH_REAL_WAIT");
-	int sec = s ? atoi(s) : 0;
-
-	return (sec > 0 ? sec : 10) * 1000LL;
-}
-
-/* Polls @done until it is true or the deadline has passed. */
-static bool wait_for(bool (*done)(void))
-{
-	long long end = now_ms() + deadline_ms();
-
-	while (!done()) {
-		if (now_ms() > end)
-			return false;
-		usleep(20000);
-	}
-	return true;
-}
-
-static bool exists(const char *path)
-{
-	return !access(path, F_OK);
-}
-
-/* Runs @argv as root with every capability: the admin's side, no helper. */
-static int run(char *const argv[])
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int fd = open("/dev/null", O_RDWR);
-
-		dup2(fd, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Runs @cmd and shows what it printed, as KTAP diagnostics. */
-static void show_output(const char *cmd)
-{
-	char line[512];
-	FILE *p = popen(cmd, "r");
-
-	if (!p) {
-		ksft_print_msg("%s: %s\n", cmd, strerror(errno));
-		return;
-	}
-	ksft_print_msg("$ %s\n", cmd);
-	while (fgets(line, sizeof(line), p))
-		ksft_print_msg("  %s", line);
-	if (pclose(p))
-		ksft_print_msg("%s failed\n", cmd);
-}
-
-static void unload(const char *module)
-{
-	/* Removal may wait for the last user (a helper's mount) to go. */
-	for (int i = 0; i < 500; i++) {
-		if (!syscall(SYS_delete_module, module, O_NONBLOCK) ||
-		    errno == ENOENT)
-			return;
-		usleep(20000);
-	}
-}
 
 /* modprobe: kmod loads configfs, asked by the mount of a configfs. */
 
@@ -547,15 +446,6 @@ static int read_used(const char *purpose, unsigned long long *val)
 	return read_bound(purpose, "used", val);
 }
 
-/* The n-th (from 1) lowest capability of @set, or -1. */
-static int nth_cap(unsigned long long set, int n)
-{
-	for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
-		if ((set >> cap & 1) && !--n)
-			return cap;
-	return -1;
-}
-
 static void learn(void)
 {
 	char *const apply[] = { UMHCAP, "learn", "--apply", NULL };
@@ -606,7 +496,7 @@ static void learn(void)
 
 		for (size_t i = 0; i < NR_REAL; i++) {
 			const struct umh_measured *m =
-				umh_measured_for(reals[i].id);
+				umh_measured_find(reals[i].id, UMH_CONF_BUSYBOX);
 
 			if (!m || m->caps & ~used[i]) {
 				ksft_print_msg("%s: the table needs %#llx, more than was used\n",
@@ -651,7 +541,7 @@ static void learn(void)
 /* Why the measured table keeps @cap for @purpose, or NULL. */
 static const char *kept_because(enum umh_purpose purpose, int cap)
 {
-	const struct umh_measured *m = umh_measured_for(purpose);
+	const struct umh_measured *m = umh_measured_find(purpose, UMH_CONF_BUSYBOX);
 
 	return m && m->note && (m->kept >> cap & 1) ? m->note : NULL;
 }
@@ -679,7 +569,7 @@ static void minus(char *list)
 		}
 		cap = atoi(colon + 1);
 		snprintf(name, sizeof(name), "%s", cap_to_name(cap));
-		need = umh_measured_for(r->id);
+		need = umh_measured_find(r->id, UMH_CONF_BUSYBOX);
 		needed = need && (need->caps >> cap & 1);
 		if (!job(r, why, sizeof(why))) {
 			kept = kept_because(r->id, cap);

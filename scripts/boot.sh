@@ -2,7 +2,12 @@
 # Boot a test kernel under QEMU and collect its two serial ports.
 #
 #   boot.sh BZIMAGE INITRAMFS OUTDIR [KERNEL-PARAMETER...]
+#   boot.sh --disk BZIMAGE DISK OUTDIR [KERNEL-PARAMETER...]
 #
+# With --disk, the guest boots from DISK, an ext4 image of a whole system
+# (scripts/installed.sh), as its root on a virtio disk, with no
+# initramfs.  The boot writes to a snapshot, thrown away at its end: the
+# disk stays as it was, and boots may share it.
 # OUTDIR/console.log gets the kernel console, OUTDIR/tests.log the KTAP of
 # the guest's tests, OUTDIR/accel the accelerator used and why.  The
 # guest powers itself off; a hang is killed after BOOT_TIMEOUT seconds
@@ -17,23 +22,34 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 3 ] || die "usage: boot.sh BZIMAGE INITRAMFS OUTDIR [PARAM...]"
+disk=
+if [ "${1:-}" = --disk ]; then
+	disk=1
+	shift
+fi
+[ $# -ge 3 ] || die "usage: boot.sh [--disk] BZIMAGE INITRAMFS|DISK OUTDIR [PARAM...]"
 kernel=$1 initrd=$2 out=$3
 shift 3
 [ -r "$kernel" ] || die "no kernel at $kernel; run 'make kernel'"
-[ -r "$initrd" ] || die "no initramfs at $initrd"
+[ -r "$initrd" ] || die "no ${disk:+disk}${disk:-initramfs} at $initrd"
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing; run 'make deps'"
 
 rm -rf "$out"
 mkdir -p "$out"
-# The kernel's own modules, if it has any (scripts/kernel.sh).
+# The kernel's own modules, if it has any (scripts/kernel.sh); a disk
+# has them installed.
 mods=$(dirname "$kernel")/../../../modules.cpio
-if [ -f "$mods" ]; then
+if [ -z "$disk" ] && [ -f "$mods" ]; then
 	cat "$initrd" "$mods" >"$out/initramfs.cpio"
 	initrd=$out/initramfs.cpio
 fi
 append="console=ttyS0 panic=-1 loglevel=7 $*"
+# The machine's memory and what it boots from.
+boot="-m 512 -initrd $initrd"
+[ -z "$disk" ] ||
+	boot="-m 1024 -drive file=$initrd,format=raw,if=virtio,snapshot=on"
+[ -z "$disk" ] || append="root=/dev/vda rw $append"
 echo "$append" >"$out/cmdline"
 
 case " ${QEMU_EXTRA:-} " in
@@ -44,9 +60,8 @@ accel=$(head -n 1 "$out/accel")
 
 # The machine, as positional parameters: timeout runs it.
 # shellcheck disable=SC2086
-set -- qemu-system-x86_64 $accel -M pc -m 512 -nodefaults -no-reboot \
-	-display none -kernel "$kernel" -initrd "$initrd" -append "$append" \
-	${QEMU_EXTRA:-}
+set -- qemu-system-x86_64 $accel -M pc $boot -nodefaults -no-reboot \
+	-display none -kernel "$kernel" -append "$append" ${QEMU_EXTRA:-}
 
 if [ "${BOOT_INTERACTIVE:-0}" = 1 ]; then
 	exec timeout --foreground "${BOOT_TIMEOUT:-3600}" "$@" \

@@ -34,7 +34,7 @@ MATRIX_SUITE := $(shell $(S)/matrix.sh list suite)
 
 # The kernel builds, in order.  The debug kernel comes early, so that its
 # suite's boots, the longest, run beside the builds after it.
-BUILDS := make-kernel make-guest kernel-vanilla \
+BUILDS := make-kernel make-guest kernel-installed kernel-vanilla \
 	$(addprefix kernel-,$(MATRIX_SUITE)) gates \
 	$(addprefix kernel-,$(MATRIX_BOOT)) matrix-objs make-matrix clean-root
 # $(call chain,LIST): each build waits for the one before it.
@@ -108,6 +108,33 @@ $(addprefix config-,$(MATRIX_FULL)): config-%: make-kernel
 # run (the demo boot, counted here), make tool.
 clean-root: make-kernel
 	$(STEP) clean-root $(S)/cleanroot.sh $(R)/clean-root
+
+# ---- Debian 12 as installed (scripts/installed.sh, guest/installed_test.c):
+# systemd as PID 1 boots the 'installed' kernel of config/matrix from a
+# disk, and Debian's own helpers do their jobs, open, then learned; the
+# first boot names the others (the learned sets from boot, then each
+# capability taken away), each a step of its own.
+INSTALLED := $(shell $(S)/matrix.sh list installed)
+ifneq ($(INSTALLED),)
+STEPS += debian-root kernel-installed installed-disk boot-installed \
+	boot-installed-more
+debian-root:
+	$(STEP) --needed debian-root $(S)/installed.sh root
+kernel-installed: make-kernel
+	$(STEP) --needed --out $(R)/bzImage.installed kernel-installed \
+		$(S)/matrix.sh kernel installed
+installed-disk: make-guest kernel-installed debian-root
+	$(STEP) --needed installed-disk $(S)/installed.sh image $(B)/installed
+boot-installed: installed-disk
+	$(STEP) boot-installed sh -c '$(S)/boot.sh --disk \
+		"$$(cat $(R)/bzImage.installed)" $(B)/installed/disk.ext4 \
+		$(R)/installed trace_event=umh:umh_exec,umh:umh_capable \
+		UMH_REAL_WAIT=30 && \
+		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed/tests.log \
+		| tr -d "\r" >$(R)/installed.boots'
+boot-installed-more: boot-installed
+	$(STEP) boot-installed-more $(MAKE) -s -f $(S)/check.mk installed-more
+endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)
 # Every boot is a guest of its own; none depends on another but the
@@ -229,6 +256,21 @@ $(MINUS): minus-%:
 		$(R)/$(MINUS_PREFIX)-real-minus$* kunit.enable=0 \
 		UMH_REAL_WAIT=$(MINUS_WAIT) $$(sed -n $*p $(MINUS_BOOTS)) \
 		umhcap.run=guest/real_test'
+endif
+
+# ---- the boots boot-installed named: a make of their own, as above.
+ifneq ($(filter installed-more,$(MAKECMDGOALS)),)
+MORE_BOOTS := $(R)/installed.boots
+MORE_N := $(shell grep -c . $(MORE_BOOTS) 2>/dev/null || echo 0)
+MORE := $(addprefix installed-,$(shell seq 1 $(MORE_N)))
+.PHONY: installed-more $(MORE)
+installed-more: $(MORE)
+	@[ -s $(MORE_BOOTS) ] || { echo "no boots named in $(MORE_BOOTS)" >&2; exit 1; }
+$(MORE): installed-%:
+	$(STEP) boot-installed$* sh -c '$(S)/boot.sh --disk \
+		"$$(cat $(R)/bzImage.installed)" $(B)/installed/disk.ext4 \
+		$(R)/installed$* trace_event=umh:umh_exec,umh:umh_capable \
+		UMH_REAL_WAIT=30 $$(sed -n $*p $(MORE_BOOTS))'
 endif
 
 # ---- 'make debian' (scripts/debian.sh): each full line, built whole,

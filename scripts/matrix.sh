@@ -480,7 +480,11 @@ kernel)
 	shift 3
 	[ "$(arch_of "$@")" = x86_64 ] || die "$name: only x86_64 kernels boot here"
 	mkdir -p "$M"
-	fragment "$base" "$@" >"$M/$name-options.config"
+	# A small+FRAG line's fragment is its options too: held to them below.
+	{
+		case $base in small+*) cat "$TOP/config/${base#small+}.config" ;; esac
+		fragment "$base" "$@"
+	} >"$M/$name-options.config"
 	# Options turned off take what depends on them along: hold the
 	# kernel to this line's options only.
 	check=

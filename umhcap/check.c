@@ -3,10 +3,11 @@
  * check: a hardening report.
  *
  *  - a purpose's ceiling (all.bset & <purpose>.bset) beyond what its
- *    helper was measured to need (measured.c); for a purpose no helper of
- *    which was measured, beyond what the kernel's record shows it used;
- *    without per-purpose bounds, the global bound beyond what any
- *    measured helper needs;
+ *    helper was measured to need (measured.c's row of Debian 12 as
+ *    installed, or of busybox systems), named with that row; for a
+ *    purpose no helper of which was measured, beyond what the kernel's
+ *    record shows it used; without per-purpose bounds, the global bound
+ *    beyond what any measured helper needs;
  *  - bset and inheritable that disagree;
  *  - malformed usermodehelper.* items on the kernel command line, and
  *    what the kernel bounds to nothing for each;
@@ -193,9 +194,9 @@ static void check_measured(struct check *c, const struct umh_state *st,
 		return;
 	need = caps_format(m->caps);
 	ex = caps_list(excess);
-	finding(c, "%s: ceiling exceeds what %s (%s %s) was measured to need (%s) by: %s",
+	finding(c, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s",
 		umh_purpose_name(m->purpose), m->program, m->package,
-		m->version, need, ex);
+		m->version, umh_measured_conf_name(m->conf), need, ex);
 	free(need);
 	free(ex);
 }

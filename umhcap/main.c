@@ -89,7 +89,9 @@ static const struct umh_cmd cmds[] = {
 		.summary	= "what each helper was measured to need",
 		.about		=
 "Print the table check holds the ceilings to: what each helper program\n"
-"was measured to need.  It reads nothing from the machine.",
+"was measured to need, in which configuration (Debian 12 as installed,\n"
+"busybox systems) and over how many runs.  It reads nothing from the\n"
+"machine.",
 	},
 	{
 		.name		= "export",

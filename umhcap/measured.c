@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What real helpers need: one row per helper program, measured on the
- * program Debian 12 ships, under the patched kernel, with its record of
- * what helpers use (<purpose>/used).  check holds each purpose's ceiling
- * to its row; policy prints the rows.
+ * What real helpers need: one row per helper program and configuration,
+ * measured on the program Debian 12 ships, under the patched kernel, with
+ * its record of what helpers use (<purpose>/used).  The configurations:
+ * Debian 12 as installed, systemd as PID 1 and the helpers as Debian's
+ * packages set them up (guest/installed_test), and busybox systems, the
+ * project's busybox test guest (guest/real_test).  check holds each
+ * purpose's ceiling to its Debian 12 as installed row, or, for a purpose
+ * with none, to its busybox systems row; policy prints the rows.
  *
  * The same table is in the POLICY section of umhcap.8 and in the
  * kernel's Documentation/admin-guide/usermode-helper-caps.rst ("Measured
- * needs"); the host test drift_measured_man_guide fails if the three
- * disagree.  A purpose with no row (initrd, other) had no helper
- * measured: check holds it to what the kernel's record shows it used.
+ * needs"); the host tests drift_measured_man and drift_measured_guide
+ * fail if the three disagree.  A purpose with no row (initrd, other) had
+ * no helper measured: check holds it to what the kernel's record shows it
+ * used.
  *
  * This file has no dependency on the rest of umhcap, so that the host
  * tests can link it and compare the table with the documents.
@@ -21,68 +26,140 @@
 #define C(cap)		(1ULL << (cap))
 
 /*
- * BEGIN MEASURED TABLE.  Filled from the real-helper boot of the
- * project's 'make check': each set is what that program used, as the
- * kernel recorded it, to do its job in the QEMU guest.  A capability of
+ * BEGIN MEASURED TABLE.  The rows of Debian 12 as installed first, then
+ * those of busybox systems, each in the order umhcap shows purposes.
+ * Filled from the learning boots of the project's 'make check'
+ * (installed_test's, real_test's): each set is what that program used, as
+ * the kernel recorded it, to do its job in the QEMU guest, and .runs is
+ * how many helpers of its purpose that boot started.  A capability of
  * .caps kept although the job is done without it goes in .kept too, and
  * .note says why.
  */
 const struct umh_measured umh_measured[] = {
 	{
 		.purpose	= UMH_MODPROBE,
+		.conf		= UMH_CONF_INSTALLED,
 		.program	= "/sbin/modprobe",
 		.package	= "kmod",
 		.version	= "30+20221128-1",
+		.runs		= 1,
 		.caps		= C(CAP_SYS_MODULE),
 		.kept		= 0,
 		.note		= NULL,
+		.not_on_debian	= NULL,
 	},
 	{
+		/* Debian's 50-coredump.conf pipes cores to it. */
 		.purpose	= UMH_COREDUMP,
+		.conf		= UMH_CONF_INSTALLED,
 		.program	= "/lib/systemd/systemd-coredump",
 		.package	= "systemd-coredump",
-		.version	= "252.38-1~deb12u1",
-		.caps		= 0,
+		.version	= "252.39-1~deb12u2",
+		.runs		= 2,
+		.caps		= C(CAP_DAC_READ_SEARCH) | C(CAP_SYS_PTRACE),
 		.kept		= 0,
 		.note		= NULL,
+		.not_on_debian	= NULL,
 	},
 	{
-		.purpose	= UMH_UEVENT,
-		.program	= "/sbin/mdev",
-		.package	= "busybox-static",
-		.version	= "1:1.35.0-4+deb12u1+b1",
-		.caps		= C(CAP_CHOWN) | C(CAP_MKNOD),
-		.kept		= 0,
-		.note		= NULL,
-	},
-	{
+		/* Running key.dns_resolver, Debian's handler of DNS keys. */
 		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_INSTALLED,
 		.program	= "/sbin/request-key",
 		.package	= "keyutils",
 		.version	= "1.6.3-2",
+		.runs		= 1,
 		.caps		= 0,
 		.kept		= 0,
 		.note		= NULL,
+		.not_on_debian	= NULL,
+	},
+	{
+		/* systemctl, which asks PID 1 to power off. */
+		.purpose	= UMH_POWER,
+		.conf		= UMH_CONF_INSTALLED,
+		.program	= "/sbin/poweroff",
+		.package	= "systemd-sysv",
+		.version	= "252.39-1~deb12u2",
+		.runs		= 1,
+		.caps		= 0,
+		.kept		= 0,
+		.note		= NULL,
+		.not_on_debian	= NULL,
+	},
+	{
+		.purpose	= UMH_MODPROBE,
+		.conf		= UMH_CONF_BUSYBOX,
+		.program	= "/sbin/modprobe",
+		.package	= "kmod",
+		.version	= "30+20221128-1",
+		.runs		= 1,
+		.caps		= C(CAP_SYS_MODULE),
+		.kept		= 0,
+		.note		= NULL,
+		.not_on_debian	= NULL,
+	},
+	{
+		.purpose	= UMH_COREDUMP,
+		.conf		= UMH_CONF_BUSYBOX,
+		.program	= "/lib/systemd/systemd-coredump",
+		.package	= "systemd-coredump",
+		.version	= "252.38-1~deb12u1",
+		.runs		= 1,
+		.caps		= 0,
+		.kept		= 0,
+		.note		= NULL,
+		.not_on_debian	= NULL,
+	},
+	{
+		.purpose	= UMH_UEVENT,
+		.conf		= UMH_CONF_BUSYBOX,
+		.program	= "/sbin/mdev",
+		.package	= "busybox-static",
+		.version	= "1:1.35.0-4+deb12u1+b1",
+		.runs		= 633,
+		.caps		= C(CAP_CHOWN) | C(CAP_MKNOD),
+		.kept		= 0,
+		.note		= NULL,
+		.not_on_debian	= "its kernel has CONFIG_UEVENT_HELPER unset, and udev listens on netlink",
+	},
+	{
+		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_BUSYBOX,
+		.program	= "/sbin/request-key",
+		.package	= "keyutils",
+		.version	= "1.6.3-2",
+		.runs		= 1,
+		.caps		= 0,
+		.kept		= 0,
+		.note		= NULL,
+		.not_on_debian	= NULL,
 	},
 	{
 		/* A release agent script, run by busybox sh. */
 		.purpose	= UMH_RELEASE_AGENT,
+		.conf		= UMH_CONF_BUSYBOX,
 		.program	= "/sbin/umh-release-agent",
 		.package	= "busybox-static",
 		.version	= "1:1.35.0-4+deb12u1+b1",
+		.runs		= 1,
 		.caps		= C(CAP_DAC_OVERRIDE),
 		.kept		= 0,
 		.note		= NULL,
+		.not_on_debian	= "it boots with cgroup v2 only, which has no release agent",
 	},
 	{
 		/* busybox poweroff: asks init to power off, by a signal. */
 		.purpose	= UMH_POWER,
+		.conf		= UMH_CONF_BUSYBOX,
 		.program	= "/sbin/poweroff",
 		.package	= "busybox-static",
 		.version	= "1:1.35.0-4+deb12u1+b1",
+		.runs		= 1,
 		.caps		= 0,
 		.kept		= 0,
 		.note		= NULL,
+		.not_on_debian	= NULL,
 	},
 };
 
@@ -90,24 +167,56 @@ const struct umh_measured umh_measured[] = {
 
 const size_t umh_measured_nr = ARRAY_SIZE(umh_measured);
 
-/* The row measured for @purpose, or NULL if none was. */
-const struct umh_measured *umh_measured_for(int purpose)
+/* The row measured for @purpose on @conf, or NULL if none was. */
+const struct umh_measured *umh_measured_find(int purpose,
+					     enum umh_measured_conf conf)
 {
 	size_t i;
 
 	for (i = 0; i < umh_measured_nr; i++)
-		if ((int)umh_measured[i].purpose == purpose)
+		if ((int)umh_measured[i].purpose == purpose &&
+		    umh_measured[i].conf == conf)
 			return &umh_measured[i];
 	return NULL;
 }
 
-/* What at least one measured helper needs. */
+/*
+ * The row check holds @purpose to: Debian as installed, or, for a helper
+ * Debian never runs, the busybox systems' row.  NULL if none was measured.
+ */
+const struct umh_measured *umh_measured_for(int purpose)
+{
+	const struct umh_measured *m;
+
+	m = umh_measured_find(purpose, UMH_CONF_INSTALLED);
+	return m ? m : umh_measured_find(purpose, UMH_CONF_BUSYBOX);
+}
+
+/* How the documents and umhcap's output name @conf. */
+const char *umh_measured_conf_name(enum umh_measured_conf conf)
+{
+	static const char *const names[UMH_NR_CONFS] = {
+		[UMH_CONF_INSTALLED]	= "Debian 12 as installed",
+		[UMH_CONF_BUSYBOX]	= "busybox systems",
+	};
+
+	return (unsigned int)conf < UMH_NR_CONFS ? names[conf] : NULL;
+}
+
+/*
+ * What at least one purpose needs, by the row check holds it to: what
+ * every helper gets when the global bound is all there is.
+ */
 uint64_t umh_measured_union(void)
 {
+	const struct umh_measured *m;
 	uint64_t all = 0;
-	size_t i;
+	int p;
 
-	for (i = 0; i < umh_measured_nr; i++)
-		all |= umh_measured[i].caps;
+	for (p = 0; p < UMH_NR_PURPOSES; p++) {
+		m = umh_measured_for(p);
+		if (m)
+			all |= m->caps;
+	}
 	return all;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * policy: print the table check holds the ceilings to (measured.c), one
- * row per measured helper program, then the notes, then the purposes no
- * helper of which was measured.
+ * row per measured helper program and configuration, in the table's
+ * order (Debian 12 as installed first); then the notes, then the purposes
+ * no helper of which was measured.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ struct policy_widths {
 	int purpose;
 	int program;
 	int package;	/* "package version" */
+	int conf;
+	int runs;
 };
 
 static int max_int(int a, int b)
@@ -31,6 +34,8 @@ static void policy_widths(struct policy_widths *w)
 	w->purpose = strlen("purpose");
 	w->program = strlen("program");
 	w->package = strlen(POLICY_PKG_HEAD);
+	w->conf = strlen("configuration");
+	w->runs = strlen("runs");
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
 		w->purpose = max_int(w->purpose,
@@ -38,6 +43,9 @@ static void policy_widths(struct policy_widths *w)
 		w->program = max_int(w->program, strlen(m->program));
 		w->package = max_int(w->package, strlen(m->package) + 1 +
 				     strlen(m->version));
+		w->conf = max_int(w->conf,
+				  strlen(umh_measured_conf_name(m->conf)));
+		w->runs = max_int(w->runs, snprintf(NULL, 0, "%u", m->runs));
 	}
 }
 
@@ -50,11 +58,22 @@ static void policy_row(const struct policy_widths *w,
 	printf("%-*s  %-*s  ", w->purpose, umh_purpose_name(m->purpose),
 	       w->program, m->program);
 	n = printf("%s %s", m->package, m->version);
-	printf("%*s  %s\n", w->package - n, "", caps);
+	printf("%*s  %-*s  %-*u  %s\n", w->package - n, "", w->conf,
+	       umh_measured_conf_name(m->conf), w->runs, m->runs, caps);
 	free(caps);
 }
 
-/* Why a set keeps what its job is done without. */
+/* A note's row: its purpose and configuration. */
+static void policy_note_of(const struct umh_measured *m)
+{
+	printf("  %s (%s): ", umh_purpose_name(m->purpose),
+	       umh_measured_conf_name(m->conf));
+}
+
+/*
+ * Why a set keeps what its job is done without, and why Debian 12 as
+ * installed runs no helper of a purpose measured on busybox systems.
+ */
 static void policy_notes(void)
 {
 	const struct umh_measured *m;
@@ -64,15 +83,21 @@ static void policy_notes(void)
 
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
-		if (!m->note)
+		if (!m->note && !m->not_on_debian)
 			continue;
 		if (first)
 			printf("\nnotes:\n");
 		first = false;
-		kept = caps_format(m->kept);
-		printf("  %s: kept: %s: %s\n", umh_purpose_name(m->purpose),
-		       kept, m->note);
-		free(kept);
+		if (m->note) {
+			kept = caps_format(m->kept);
+			policy_note_of(m);
+			printf("kept: %s: %s\n", kept, m->note);
+			free(kept);
+		}
+		if (m->not_on_debian) {
+			policy_note_of(m);
+			printf("not run on Debian 12: %s\n", m->not_on_debian);
+		}
 	}
 }
 
@@ -96,20 +121,28 @@ static void policy_unmeasured(void)
 
 int cmd_policy(const struct umh_args *a)
 {
+	const char *installed = umh_measured_conf_name(UMH_CONF_INSTALLED);
+	const char *busybox = umh_measured_conf_name(UMH_CONF_BUSYBOX);
 	struct policy_widths w;
 	size_t i;
 
 	(void)a;
 	policy_widths(&w);
-	printf("%-*s  %-*s  %-*s  %s\n", w.purpose, "purpose", w.program,
-	       "program", w.package, POLICY_PKG_HEAD, "capabilities");
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w.purpose, "purpose",
+	       w.program, "program", w.package, POLICY_PKG_HEAD, w.conf,
+	       "configuration", w.runs, "runs", "capabilities");
 	for (i = 0; i < umh_measured_nr; i++)
 		policy_row(&w, &umh_measured[i]);
 	policy_notes();
 	policy_unmeasured();
 	printf("\nEach set is what the program needed to do its job, measured with the\n"
 	       "kernel's record of what helpers use (<purpose>/used), on Debian 12's\n"
-	       "program in a QEMU guest, by the umhcap project's 'make check'.\n"
-	       "'umhcap check' holds each purpose's ceiling to its set.\n");
+	       "program in a QEMU guest, by the umhcap project's 'make check'; runs\n"
+	       "is how many helpers of the purpose the measuring boot started.\n"
+	       "%s: systemd as PID 1, the helpers as Debian's packages\n"
+	       "set them up; %s: the project's busybox test guest.\n"
+	       "'umhcap check' holds each purpose's ceiling to its %s\n"
+	       "set or, for a purpose without one, to its %s set.\n",
+	       installed, busybox, installed, busybox);
 	return UMH_EXIT_OK;
 }

@@ -115,22 +115,38 @@ const char *umh_purpose_list(void);
 /*
  * measured.c: one helper program, measured: what it needed to do its
  * job.  @kept: the capabilities of @caps the job is done without, kept
- * anyway; @note says why (NULL when @kept is empty).  guest/real_test
- * checks both.
+ * anyway; @note says why (NULL when @kept is empty).  @conf: the system
+ * it was measured on; @runs: the helpers of its purpose whose record the
+ * set is.  guest/real_test (busybox rows) and guest/installed_test
+ * (Debian as installed) check both.  @not_on_debian: on a busybox row,
+ * why Debian 12 as installed starts no helper of its purpose at all;
+ * NULL when it does.
  */
+enum umh_measured_conf {
+	UMH_CONF_INSTALLED,	/* Debian 12 as installed: systemd as PID 1 */
+	UMH_CONF_BUSYBOX,	/* busybox systems: the busybox test guest */
+	UMH_NR_CONFS,
+};
+
 struct umh_measured {
 	enum umh_purpose purpose;
+	enum umh_measured_conf conf;
 	const char *program;	/* as configured, e.g. kernel.modprobe */
 	const char *package;	/* the Debian 12 package that ships it */
 	const char *version;	/* its Debian version */
+	unsigned int runs;
 	uint64_t caps;
 	uint64_t kept;
 	const char *note;
+	const char *not_on_debian;
 };
 
 extern const struct umh_measured umh_measured[];
 extern const size_t umh_measured_nr;
 const struct umh_measured *umh_measured_for(int purpose);
+const struct umh_measured *umh_measured_find(int purpose,
+					     enum umh_measured_conf conf);
+const char *umh_measured_conf_name(enum umh_measured_conf conf);
 uint64_t umh_measured_union(void);
 
 /* caps.c */

@@ -81,19 +81,14 @@ static uint64_t full(void)
 }
 
 /*
- * The row of measured.c for purpose @p, or NULL.  The tests take the
- * sets from the table itself, so that measured values replace the
- * placeholders without a test to edit; the drift tests hold the table to
- * the documents.
+ * The row of measured.c that check holds purpose @p to, or NULL.  The
+ * tests take the sets from the table itself, so that measured values
+ * replace the placeholders without a test to edit; the drift tests hold
+ * the table to the documents.
  */
 static const struct umh_measured *row(const char *p)
 {
-	size_t i;
-
-	for (i = 0; i < umh_measured_nr; i++)
-		if (!strcmp(kernel_purposes[umh_measured[i].purpose], p))
-			return &umh_measured[i];
-	return NULL;
+	return umh_measured_for(umh_purpose_lookup(p));
 }
 
 /* What check allows purpose @p: its measured set, or nothing. */
@@ -799,8 +794,9 @@ static const char *measured_finding(const char *p, uint64_t ceiling)
 	const struct umh_measured *m = row(p);
 	char *b = slot_buf();
 
-	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need (%s) by: %s\n",
-		 p, m->program, m->package, m->version, fmt(m->caps),
+	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s\n",
+		 p, m->program, m->package, m->version,
+		 umh_measured_conf_name(m->conf), fmt(m->caps),
 		 names(ceiling & ~m->caps));
 	return b;
 }
@@ -835,15 +831,28 @@ static const char *unpatched_notes(const char *root, uint64_t gbset)
 	return b;
 }
 
+/* Where umhcap shows purpose @id: its place in umh_purposes. */
+static int shown_at(enum umh_purpose id)
+{
+	int i;
+
+	for (i = 0; i < UMH_NR; i++)
+		if (umh_purposes[i].id == id)
+			return i;
+	return -1;
+}
+
 TEST(measured_table_is_sound)
 {
+	const struct umh_measured *m, *prev;
 	size_t i, j;
 
 	ASSERT_LT(0U, umh_measured_nr);
 	for (i = 0; i < umh_measured_nr; i++) {
-		const struct umh_measured *m = &umh_measured[i];
-
+		m = &umh_measured[i];
 		ASSERT_LT((unsigned int)m->purpose, ARRAY_SIZE(kernel_purposes));
+		ASSERT_NE(NULL, umh_measured_conf_name(m->conf))
+			TH_LOG("%s", m->program);
 		ASSERT_EQ('/', m->program[0]);
 		ASSERT_NE(0U, strlen(m->package));
 		ASSERT_NE(0U, strlen(m->version));
@@ -852,12 +861,102 @@ TEST(measured_table_is_sound)
 		ASSERT_EQ(0ULL, m->kept & ~m->caps) TH_LOG("%s", m->program);
 		ASSERT_EQ(!m->kept, !m->note) TH_LOG("%s", m->program);
 		ASSERT_TRUE(!m->note || *m->note);
+		/*
+		 * Only a busybox row can say that Debian runs no such helper,
+		 * and then Debian as installed has no row of its purpose.
+		 */
+		if (m->not_on_debian) {
+			ASSERT_NE(0U, strlen(m->not_on_debian));
+			ASSERT_EQ(UMH_CONF_BUSYBOX, (int)m->conf);
+			ASSERT_EQ(NULL, umh_measured_find(m->purpose,
+							  UMH_CONF_INSTALLED))
+				TH_LOG("%s", m->program);
+		}
+		/* One row per purpose and configuration. */
 		for (j = 0; j < i; j++)
-			ASSERT_NE(m->purpose, umh_measured[j].purpose);
+			ASSERT_FALSE(m->purpose == umh_measured[j].purpose &&
+				     m->conf == umh_measured[j].conf)
+				TH_LOG("%s twice in %s",
+				       kernel_purposes[m->purpose],
+				       umh_measured_conf_name(m->conf));
+		/*
+		 * Debian as installed first, then busybox systems, each in
+		 * the order umhcap shows purposes: policy prints them so.
+		 */
+		if (!i)
+			continue;
+		prev = m - 1;
+		ASSERT_TRUE(prev->conf < m->conf ||
+			    (prev->conf == m->conf &&
+			     shown_at(prev->purpose) < shown_at(m->purpose)))
+			TH_LOG("%s (%s) after %s (%s)",
+			       kernel_purposes[m->purpose],
+			       umh_measured_conf_name(m->conf),
+			       kernel_purposes[prev->purpose],
+			       umh_measured_conf_name(prev->conf));
 	}
 	/* Nothing was measured for these: check holds them to the record. */
 	ASSERT_EQ(NULL, row("initrd"));
 	ASSERT_EQ(NULL, row("other"));
+	ASSERT_STREQ("Debian 12 as installed",
+		     umh_measured_conf_name(UMH_CONF_INSTALLED));
+	ASSERT_STREQ("busybox systems",
+		     umh_measured_conf_name(UMH_CONF_BUSYBOX));
+	ASSERT_EQ(NULL, umh_measured_conf_name(UMH_NR_CONFS));
+}
+
+/*
+ * check holds a purpose to its row of Debian as installed, or, without
+ * one, to its busybox row; guest/real_test finds its busybox rows with
+ * umh_measured_find(), whether or not the purpose has an installed row.
+ */
+TEST(measured_for_prefers_installed)
+{
+	/* real_test's purposes: each has a busybox row. */
+	static const enum umh_purpose real[] = {
+		UMH_MODPROBE, UMH_COREDUMP, UMH_UEVENT, UMH_REQUEST_KEY,
+		UMH_RELEASE_AGENT, UMH_POWER,
+	};
+	const struct umh_measured *inst, *bb;
+	size_t i;
+	int p;
+
+	for (p = 0; p < UMH_NR_PURPOSES; p++) {
+		inst = umh_measured_find(p, UMH_CONF_INSTALLED);
+		bb = umh_measured_find(p, UMH_CONF_BUSYBOX);
+		ASSERT_EQ(inst ? inst : bb, umh_measured_for(p))
+			TH_LOG("%s", kernel_purposes[p]);
+		if (inst) {
+			ASSERT_EQ(p, (int)inst->purpose);
+			ASSERT_EQ(UMH_CONF_INSTALLED, (int)inst->conf);
+		}
+		if (bb) {
+			ASSERT_EQ(p, (int)bb->purpose);
+			ASSERT_EQ(UMH_CONF_BUSYBOX, (int)bb->conf);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(real); i++) {
+		bb = umh_measured_find(real[i], UMH_CONF_BUSYBOX);
+		ASSERT_NE(NULL, bb) TH_LOG("%s", kernel_purposes[real[i]]);
+		ASSERT_EQ(real[i], bb->purpose);
+		ASSERT_EQ(UMH_CONF_BUSYBOX, (int)bb->conf);
+	}
+	/* Both rows: the installed one, though the busybox one is there. */
+	inst = umh_measured_find(UMH_MODPROBE, UMH_CONF_INSTALLED);
+	ASSERT_NE(NULL, inst);
+	ASSERT_NE(NULL, umh_measured_find(UMH_MODPROBE, UMH_CONF_BUSYBOX));
+	ASSERT_EQ(inst, umh_measured_for(UMH_MODPROBE));
+	ASSERT_EQ(inst, row("modprobe"));
+	/* Debian runs no uevent helper: the busybox row it is. */
+	ASSERT_EQ(NULL, umh_measured_find(UMH_UEVENT, UMH_CONF_INSTALLED));
+	bb = umh_measured_find(UMH_UEVENT, UMH_CONF_BUSYBOX);
+	ASSERT_NE(NULL, bb);
+	ASSERT_EQ(bb, umh_measured_for(UMH_UEVENT));
+	ASSERT_STREQ("/sbin/mdev", bb->program);
+	/* Neither: nothing. */
+	ASSERT_EQ(NULL, umh_measured_find(UMH_INITRD, UMH_CONF_BUSYBOX));
+	ASSERT_EQ(NULL, umh_measured_for(UMH_INITRD));
+	ASSERT_EQ(NULL, umh_measured_for(UMH_NR_PURPOSES));
 }
 
 /* Every purpose open, nothing started: every purpose is a finding. */
@@ -3243,48 +3342,65 @@ static int columns(const char *line, char cell[][256], int col[], int max)
 
 TEST_F(umh, policy_prints_the_table)
 {
-	char cell[4][256], want[512], head[4][256];
-	int col[4], hcol[4], n;
+	static const char *const head[] = {
+		"purpose", "program", "Debian 12 package", "configuration",
+		"runs", "capabilities",
+	};
+	char cell[6][256], want[512], hcell[6][256];
+	int col[6], hcol[6], n, k;
+	const struct umh_measured *m;
 	const char *line;
 	size_t i;
+	bool notes = false;
 
 	ASSERT_EQ(0, RUN(self->root, "policy"));
 	ASSERT_STREQ("", res.err);
 	line = res.out;
-	ASSERT_EQ(4, columns(line, head, hcol, 4));
-	ASSERT_STREQ("purpose", head[0]);
-	ASSERT_STREQ("program", head[1]);
-	ASSERT_STREQ("Debian 12 package", head[2]);
-	ASSERT_STREQ("capabilities", head[3]);
+	ASSERT_EQ(6, columns(line, hcell, hcol, 6));
+	for (k = 0; k < 6; k++)
+		ASSERT_STREQ(head[k], hcell[k]);
 	/* One line per row, in the table's order, lined up under the head. */
 	for (i = 0; i < umh_measured_nr; i++) {
-		const struct umh_measured *m = &umh_measured[i];
-
+		m = &umh_measured[i];
 		line = strchr(line, '\n') + 1;
-		n = columns(line, cell, col, 4);
-		ASSERT_EQ(4, n) TH_LOG("row: %.*s", (int)strcspn(line, "\n"), line);
+		n = columns(line, cell, col, 6);
+		ASSERT_EQ(6, n) TH_LOG("row: %.*s", (int)strcspn(line, "\n"), line);
 		ASSERT_STREQ(kernel_purposes[m->purpose], cell[0]);
 		ASSERT_STREQ(m->program, cell[1]);
 		snprintf(want, sizeof(want), "%s %s", m->package, m->version);
 		ASSERT_STREQ(want, cell[2]);
-		ASSERT_STREQ(fmt(m->caps), cell[3]);
+		ASSERT_STREQ(umh_measured_conf_name(m->conf), cell[3]);
+		snprintf(want, sizeof(want), "%u", m->runs);
+		ASSERT_STREQ(want, cell[4]);
+		ASSERT_STREQ(fmt(m->caps), cell[5]);
 		ASSERT_EQ(0, memcmp(col, hcol, sizeof(col)));
+		/* Its notes, named by purpose and configuration. */
 		if (m->note) {
-			snprintf(want, sizeof(want), "\n  %s: kept: %s: %s\n",
-				 kernel_purposes[m->purpose], fmt(m->kept),
+			snprintf(want, sizeof(want), "\n  %s (%s): kept: %s: %s\n",
+				 kernel_purposes[m->purpose],
+				 umh_measured_conf_name(m->conf), fmt(m->kept),
 				 m->note);
 			ASSERT_HAS(res.out, want);
 		}
+		if (m->not_on_debian) {
+			snprintf(want, sizeof(want), "\n  %s (%s): not run on Debian 12: %s\n",
+				 kernel_purposes[m->purpose],
+				 umh_measured_conf_name(m->conf),
+				 m->not_on_debian);
+			ASSERT_HAS(res.out, want);
+		}
+		notes |= m->note || m->not_on_debian;
 	}
 	ASSERT_EQ('\n', strchr(line, '\n')[1]);
-	for (i = 0; i < umh_measured_nr && !umh_measured[i].note; i++)
-		;
-	if (i == umh_measured_nr)
-		ASSERT_LACKS(res.out, "notes:");
-	else
+	if (notes)
 		ASSERT_HAS(res.out, "\nnotes:\n");
+	else
+		ASSERT_LACKS(res.out, "notes:");
+	ASSERT_HAS(res.out, "\n  uevent (busybox systems): not run on Debian 12: ");
 	ASSERT_HAS(res.out, "\nnot measured: initrd, other; check holds such a purpose to what the kernel's record shows its helpers used\n");
 	ASSERT_HAS(res.out, "in a QEMU guest, by the umhcap project's 'make check'");
+	ASSERT_HAS(res.out, "'umhcap check' holds each purpose's ceiling to its Debian 12 as installed\n"
+			    "set or, for a purpose without one, to its busybox systems set.\n");
 	/* It reads nothing from the machine. */
 	ASSERT_EQ(0, run_argv(NULL, false, (const char *[]){
 		"--root", "/tmp/umhcap-test.nonexistent", "policy", NULL }));
@@ -3303,14 +3419,19 @@ TEST_F(umh, policy_usage)
 
 #define DOC_ROWS	16
 #define DOC_NO_NOTES	"No set keeps a capability that its job is done without."
+/* How a document starts the reason Debian 12 never runs a row's helper. */
+#define DOC_NEVER	"Not run on Debian 12: "
 
 struct doc_row {
 	char purpose[32];
 	char program[256];
 	char package[64];
 	char version[64];
+	char conf[32];			/* as umh_measured_conf_name() */
+	unsigned int runs;
 	uint64_t caps;
-	char note[1024];		/* "" for none */
+	char note[1024];		/* why it keeps what it does without */
+	char never[1024];		/* why Debian 12 never runs it */
 };
 
 struct doc_table {
@@ -3441,19 +3562,62 @@ static bool all_of(const char *s, const char *set)
 #define LOWER	"abcdefghijklmnopqrstuvwxyz"
 #define DIGIT	"0123456789"
 
-/* One row, checked: a known purpose once, a path, a Debian package. */
+static int conf_index(const char *name)
+{
+	int c;
+
+	for (c = 0; c < UMH_NR_CONFS; c++)
+		if (!strcmp(name, umh_measured_conf_name(c)))
+			return c;
+	return -1;
+}
+
+/* The row of @purpose in configuration @conf: its index, or -1. */
+static int doc_at(const struct doc_table *t, const char *purpose,
+		  const char *conf)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->row[i].purpose, purpose) &&
+		    !strcmp(t->row[i].conf, conf))
+			return i;
+	return -1;
+}
+
+/* "PACKAGE VERSION", one space apart, into @package and @version. */
+static int doc_package(struct doc_table *t, int line, const char *s,
+		       char package[64], char version[64])
+{
+	const char *sp = strchr(s, ' ');
+
+	if (!sp || strchr(sp + 1, ' ') || sp == s || !sp[1] ||
+	    sp - s >= 64 || strlen(sp + 1) >= 64)
+		return doc_fail(t, line, "\"%s\": want a package and its version, one space apart",
+				s);
+	snprintf(package, 64, "%.*s", (int)(sp - s), s);
+	snprintf(version, 64, "%s", sp + 1);
+	return 0;
+}
+
+/*
+ * One row, checked: a known purpose once per known configuration, a
+ * path, a Debian package, a count of runs.
+ */
 static int doc_add(struct doc_table *t, int line, const char *purpose,
 		   const char *program, const char *package,
-		   const char *version, uint64_t caps)
+		   const char *version, const char *conf, const char *runs,
+		   uint64_t caps)
 {
 	struct doc_row *r;
-	int i;
 
 	if (purpose_index(purpose) < 0)
 		return doc_fail(t, line, "unknown purpose \"%s\"", purpose);
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->row[i].purpose, purpose))
-			return doc_fail(t, line, "purpose %s twice", purpose);
+	if (conf_index(conf) < 0)
+		return doc_fail(t, line, "unknown configuration \"%s\"", conf);
+	if (doc_at(t, purpose, conf) >= 0)
+		return doc_fail(t, line, "purpose %s twice in %s", purpose,
+				conf);
 	if (program[0] != '/' || strchr(program, ' '))
 		return doc_fail(t, line, "program \"%s\": want an absolute path",
 				program);
@@ -3465,6 +3629,9 @@ static int doc_add(struct doc_table *t, int line, const char *purpose,
 	    !all_of(version, LOWER DIGIT "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~:-"))
 		return doc_fail(t, line, "bad Debian version \"%s\" of %s",
 				version, package);
+	if (!all_of(runs, DIGIT) || (runs[0] == '0' && runs[1]) ||
+	    strlen(runs) > 9)
+		return doc_fail(t, line, "runs \"%s\": want a count", runs);
 	if (t->n == DOC_ROWS)
 		return doc_fail(t, line, "too many rows");
 	r = &t->row[t->n++];
@@ -3472,16 +3639,67 @@ static int doc_add(struct doc_table *t, int line, const char *purpose,
 	snprintf(r->program, sizeof(r->program), "%s", program);
 	snprintf(r->package, sizeof(r->package), "%s", package);
 	snprintf(r->version, sizeof(r->version), "%s", version);
+	snprintf(r->conf, sizeof(r->conf), "%s", conf);
+	r->runs = strtoul(runs, NULL, 10);
 	r->caps = caps;
+	return 0;
+}
+
+/*
+ * What a document says of one row, named "PURPOSE (CONFIGURATION)" by
+ * @key: why Debian 12 never runs it (DOC_NEVER, the reason, a full
+ * stop), or else why it keeps what its job is done without.
+ */
+static int doc_remark(struct doc_table *t, int line, const char *key,
+		      const char *text)
+{
+	const char *open = strstr(key, " (");
+	size_t len = strlen(key);
+	char purpose[32], conf[32];
+	struct doc_row *r;
+	int at;
+
+	if (!open || key[len - 1] != ')' || open - key >= 32 ||
+	    len - (open - key) - 3 >= 32)
+		return doc_fail(t, line, "\"%s\": want PURPOSE (CONFIGURATION)",
+				key);
+	snprintf(purpose, sizeof(purpose), "%.*s", (int)(open - key), key);
+	snprintf(conf, sizeof(conf), "%.*s", (int)(len - (open - key) - 3),
+		 open + 2);
+	at = doc_at(t, purpose, conf);
+	if (at < 0)
+		return doc_fail(t, line, "a note for %s (%s), which has no row",
+				purpose, conf);
+	r = &t->row[at];
+	if (!*text)
+		return doc_fail(t, line, "an empty note for %s (%s)", purpose,
+				conf);
+	if (strncmp(text, DOC_NEVER, strlen(DOC_NEVER))) {
+		if (*r->note)
+			return doc_fail(t, line, "a second note for %s (%s)",
+					purpose, conf);
+		snprintf(r->note, sizeof(r->note), "%s", text);
+		return 0;
+	}
+	text += strlen(DOC_NEVER);
+	len = strlen(text);
+	if (len < 2 || text[len - 1] != '.')
+		return doc_fail(t, line, "\"%s%s\": want the reason, and a full stop",
+				DOC_NEVER, text);
+	if (*r->never)
+		return doc_fail(t, line, "a second \"%s\" for %s (%s)",
+				DOC_NEVER, purpose, conf);
+	snprintf(r->never, sizeof(r->never), "%.*s", (int)len - 1, text);
 	return 0;
 }
 
 /* ---- the admin guide's RST simple table ---- */
 
-#define RST_COLS	4
+#define RST_COLS	6
 
 static const char *const rst_head[RST_COLS] = {
-	"Purpose", "Program", "Debian 12 package", "Capabilities",
+	"Purpose", "Program", "Debian 12 package", "Configuration", "Runs",
+	"Capabilities",
 };
 
 /* The columns of a simple-table rule "====  ===": how many, 0 if none. */
@@ -3532,27 +3750,14 @@ static void rst_cell(const char *s, int from, int to, char *out, size_t size)
 	snprintf(out, size, "%.*s", to - from, s + from);
 }
 
-/* The next word of *s, which then points past it and its spaces. */
-static void next_word(const char **s, char *out, size_t size)
-{
-	size_t len = strcspn(*s, " ");
-
-	snprintf(out, size, "%.*s", (int)len, *s);
-	*s += len;
-	*s += strspn(*s, " ");
-}
-
 /*
- * One row: the purpose and the program in their columns, which nothing
- * may cross; then, from the third column on, the package and its version
- * (its first two words, which may run into the fourth column) and the
- * capabilities.
+ * One row: each cell in its column, which nothing may cross but the
+ * last one's, as docutils wants it.
  */
 static int rst_row(struct doc_table *t, int ln, const char *s,
 		   const int start[], const int end[])
 {
-	char purpose[64], program[256], package[64], version[64], caps[256];
-	const char *rest;
+	char cell[RST_COLS][256], package[64], version[64];
 	uint64_t mask;
 	int k;
 
@@ -3560,25 +3765,69 @@ static int rst_row(struct doc_table *t, int ln, const char *s,
 		return doc_fail(t, ln, "a tab in the table");
 	if (!rst_blank(s, 0, start[0]))
 		return doc_fail(t, ln, "text left of the table");
-	for (k = 0; k < 2; k++)
+	for (k = 0; k + 1 < RST_COLS; k++)
 		if (!rst_blank(s, end[k], start[k + 1]))
 			return doc_fail(t, ln, "text crosses the boundary of column %s",
 					rst_head[k]);
-	rst_cell(s, start[0], end[0], purpose, sizeof(purpose));
-	rst_cell(s, start[1], end[1], program, sizeof(program));
-	if (!*purpose || strchr(purpose, ' ') || !*program ||
-	    strchr(program, ' '))
+	for (k = 0; k < RST_COLS; k++) {
+		rst_cell(s, start[k], k + 1 < RST_COLS ? end[k] : -1, cell[k],
+			 sizeof(cell[k]));
+		if (!*cell[k])
+			return doc_fail(t, ln, "an empty cell in column %s",
+					rst_head[k]);
+	}
+	if (strchr(cell[0], ' ') || strchr(cell[1], ' '))
 		return doc_fail(t, ln, "want one word each for purpose and program");
-	rest = s + ((int)strlen(s) < start[2] ? (int)strlen(s) : start[2]);
-	rest += strspn(rest, " ");
-	next_word(&rest, package, sizeof(package));
-	next_word(&rest, version, sizeof(version));
-	rst_cell(rest, 0, -1, caps, sizeof(caps));
-	if (!*package || !*version || !*caps)
-		return doc_fail(t, ln, "want a package, its version and the capabilities after the program");
-	if (doc_caps(t, ln, caps, true, &mask))
+	if (doc_package(t, ln, cell[2], package, version) ||
+	    doc_caps(t, ln, cell[5], true, &mask))
 		return -1;
-	return doc_add(t, ln, purpose, program, package, version, mask);
+	return doc_add(t, ln, cell[0], cell[1], package, version, cell[3],
+		       cell[4], mask);
+}
+
+/* Is line @i of @d a section title, underlined by the line after it? */
+static bool rst_title(const struct doc_lines *d, int i)
+{
+	const char *u = i + 1 < d->n ? d->line[i + 1] : "";
+
+	return *d->line[i] && strlen(u) >= strlen(d->line[i]) &&
+	       (all_of(u, "=") || all_of(u, "-") || all_of(u, "~"));
+}
+
+/*
+ * The rows' notes, from line @i to the end of the section: definition
+ * list items whose term is "PURPOSE (CONFIGURATION)", their text joined
+ * by spaces, ``literals`` as plain text.
+ */
+static int rst_remarks(struct doc_table *t, const struct doc_lines *d,
+		       int i)
+{
+	char text[1024], *lit;
+	const char *key, *open;
+	size_t len;
+	int at;
+
+	for (; i < d->n && !rst_title(d, i); i++) {
+		key = d->line[i];
+		open = strstr(key, " (");
+		if (!open || key[strlen(key) - 1] != ')' ||
+		    strspn(key, LOWER "_") != (size_t)(open - key) ||
+		    i + 1 == d->n || strncmp(d->line[i + 1], "  ", 2))
+			continue;
+		at = i + 1;
+		text[0] = '\0';
+		for (i++; i < d->n && !strncmp(d->line[i], "  ", 2); i++) {
+			len = strlen(text);
+			snprintf(text + len, sizeof(text) - len, "%s%s",
+				 len ? " " : "", d->line[i] + strspn(d->line[i], " "));
+		}
+		while ((lit = strstr(text, "``")))
+			memmove(lit, lit + 2, strlen(lit + 2) + 1);
+		if (doc_remark(t, at, key, text))
+			return -1;
+		i--;
+	}
+	return 0;
 }
 
 static int rst_parse(struct doc_table *t, struct doc_lines *d)
@@ -3630,10 +3879,10 @@ static int rst_parse(struct doc_table *t, struct doc_lines *d)
 		return doc_fail(t, i + 1, "the table is not closed by its = rule");
 	if (!t->n)
 		return doc_fail(t, i + 1, "the table has no row");
-	return 0;
+	return rst_remarks(t, d, i + 1);
 }
 
-/* The "Measured needs" table of the admin guide's text @text. */
+/* The "Measured needs" table of the admin guide's text @text, and notes. */
 static int rst_table(const char *text, struct doc_table *t)
 {
 	struct doc_lines d;
@@ -3731,36 +3980,47 @@ static int man_cells(struct doc_table *t, const struct doc_lines *d, int *i,
 	}
 }
 
-/* One row of cells, in roff: checked and added. */
-static int man_row(struct doc_table *t, int ln, char cell[][MAN_CELL])
+#define MAN_COLS	5
+
+/* One row of configuration @conf's cells, in roff: checked and added. */
+static int man_row(struct doc_table *t, int ln, char cell[][MAN_CELL],
+		   const char *conf)
 {
-	char text[4][MAN_CELL], package[64], version[64];
-	const char *sp;
+	char text[MAN_COLS][MAN_CELL], package[64], version[64];
 	uint64_t mask;
 	int k;
 
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < MAN_COLS; k++)
 		if (roff_text(t, ln, cell[k], text[k], MAN_CELL))
 			return -1;
-	sp = strchr(text[2], ' ');
-	if (!sp || strchr(sp + 1, ' ') || sp == text[2] || !sp[1] ||
-	    sp - text[2] >= (int)sizeof(package))
-		return doc_fail(t, ln, "\"%s\": want a package and its version, one space apart",
-				text[2]);
-	snprintf(package, sizeof(package), "%.*s", (int)(sp - text[2]),
-		 text[2]);
-	snprintf(version, sizeof(version), "%s", sp + 1);
-	if (doc_caps(t, ln, text[3], false, &mask))
+	if (doc_package(t, ln, text[2], package, version) ||
+	    doc_caps(t, ln, text[4], false, &mask))
 		return -1;
-	return doc_add(t, ln, text[0], text[1], package, version, mask);
+	return doc_add(t, ln, text[0], text[1], package, version, conf,
+		       text[3], mask);
 }
 
-/* The table's head: options, format lines up to the one ending in '.'. */
+/* Format lines, up to the one ending in '.'; *i then past it. */
 static int man_format(struct doc_table *t, const struct doc_lines *d,
-		      int *i, int end, char *tab)
+		      int *i, int end)
+{
+	size_t len;
+
+	for (; *i < end; ++*i) {
+		len = strlen(d->line[*i]);
+		if (len && d->line[*i][len - 1] == '.') {
+			++*i;
+			return 0;
+		}
+	}
+	return doc_fail(t, *i, "no format line ending in '.' after .TS or .T&");
+}
+
+/* The table's head: options, then the format. */
+static int man_head(struct doc_table *t, const struct doc_lines *d,
+		    int *i, int end, char *tab)
 {
 	const char *s = d->line[*i], *o;
-	size_t len;
 
 	*tab = '\t';
 	if (*i < end && strlen(s) && s[strlen(s) - 1] == ';') {
@@ -3771,44 +4031,59 @@ static int man_format(struct doc_table *t, const struct doc_lines *d,
 			*tab = o[4];
 		++*i;
 	}
-	for (; *i < end; ++*i) {
-		len = strlen(d->line[*i]);
-		if (len && d->line[*i][len - 1] == '.') {
-			++*i;
-			return 0;
-		}
-	}
-	return doc_fail(t, *i, "no format line ending in '.' after .TS");
+	return man_format(t, d, i, end);
 }
 
 /*
- * The notes after the table: .TP, .B PURPOSE, then its text up to the
- * next request; or, when there is none, the sentence that says so.
+ * A configuration's rows start with .T&, the format of the row that
+ * names it, spanning the table, and the format of the rows; then that
+ * row.  Its name goes to @conf; *i is left on the row.
+ */
+static int man_conf(struct doc_table *t, const struct doc_lines *d, int *i,
+		    int end, char tab, char conf[32])
+{
+	char cell[2][MAN_CELL], text[MAN_CELL];
+	int n;
+
+	++*i;
+	if (man_format(t, d, i, end))
+		return -1;
+	if (*i == end)
+		return doc_fail(t, *i, "no configuration's name after .T&");
+	n = man_cells(t, d, i, tab, cell, 2);
+	if (n < 0 || roff_text(t, *i + 1, cell[0], text, MAN_CELL))
+		return -1;
+	if (n != 1 || conf_index(text) < 0)
+		return doc_fail(t, *i + 1, "want a configuration's name, one cell, after .T&'s format");
+	snprintf(conf, 32, "%.31s", text);
+	return 0;
+}
+
+/*
+ * The notes after the table: .TP, .B "PURPOSE (CONFIGURATION)", then its
+ * text up to the next request.  Without a note on what a set keeps, the
+ * sentence that says so.
  */
 static int man_notes(struct doc_table *t, const struct doc_lines *d, int i,
 		     int end)
 {
-	char purpose[64], text[1024] = "";
+	char key[128], text[1024], plain[1024];
 	bool sentence = false, notes = false;
-	struct doc_row *r;
-	int k;
+	const char *b;
 	size_t len;
+	int at, k;
 
 	for (; i < end; i++) {
 		sentence |= !strcmp(d->line[i], DOC_NO_NOTES);
 		if (strcmp(d->line[i], ".TP"))
 			continue;
-		if (i + 1 >= end || strncmp(d->line[i + 1], ".B ", 3))
-			return doc_fail(t, i + 2, "want .B PURPOSE after .TP");
-		snprintf(purpose, sizeof(purpose), "%s", d->line[i + 1] + 3);
-		for (k = 0, r = NULL; k < t->n; k++)
-			if (!strcmp(t->row[k].purpose, purpose))
-				r = &t->row[k];
-		if (!r)
-			return doc_fail(t, i + 2, "a note for %s, which has no row",
-					purpose);
-		if (*r->note)
-			return doc_fail(t, i + 2, "a second note for %s", purpose);
+		b = i + 1 < end ? d->line[i + 1] : "";
+		len = strlen(b);
+		if (strncmp(b, ".B \"", 4) || len < 6 || b[len - 1] != '"' ||
+		    len - 5 >= sizeof(key))
+			return doc_fail(t, i + 2, "want .B \"PURPOSE (CONFIGURATION)\" after .TP");
+		snprintf(key, sizeof(key), "%.*s", (int)len - 5, b + 4);
+		at = i + 2;
 		text[0] = '\0';
 		for (i += 2; i < end && d->line[i][0] != '.'; i++) {
 			len = strlen(text);
@@ -3816,12 +4091,12 @@ static int man_notes(struct doc_table *t, const struct doc_lines *d, int i,
 				 len ? " " : "", d->line[i]);
 		}
 		i--;
-		if (!*text)
-			return doc_fail(t, i + 1, "an empty note for %s", purpose);
-		if (roff_text(t, i + 1, text, r->note, sizeof(r->note)))
+		if (roff_text(t, at, text, plain, sizeof(plain)) ||
+		    doc_remark(t, at, key, plain))
 			return -1;
-		notes = true;
 	}
+	for (k = 0; k < t->n; k++)
+		notes |= !!*t->row[k].note;
 	if (notes && sentence)
 		return doc_fail(t, 0, "notes, and the sentence \"%s\"",
 				DOC_NO_NOTES);
@@ -3833,10 +4108,11 @@ static int man_notes(struct doc_table *t, const struct doc_lines *d, int i,
 
 static int man_parse(struct doc_table *t, struct doc_lines *d)
 {
-	static const char *const head[4] = {
-		"purpose", "program", "Debian 12 package", "capabilities",
+	static const char *const head[MAN_COLS] = {
+		"purpose", "program", "Debian 12 package", "runs",
+		"capabilities",
 	};
-	char cell[5][MAN_CELL], text[MAN_CELL];
+	char cell[MAN_COLS + 1][MAN_CELL], text[MAN_CELL], conf[32] = "";
 	int i, sec, end, n, k;
 	char tab;
 
@@ -3852,31 +4128,41 @@ static int man_parse(struct doc_table *t, struct doc_lines *d)
 	if (i == end)
 		return doc_fail(t, sec + 1, "no table (.TS) in the POLICY section");
 	i++;
-	if (man_format(t, d, &i, end, &tab))
+	if (man_head(t, d, &i, end, &tab))
 		return -1;
 	if (i == end)
 		return doc_fail(t, i, "no header row after the format");
-	n = man_cells(t, d, &i, tab, cell, 5);
+	n = man_cells(t, d, &i, tab, cell, MAN_COLS + 1);
 	if (n < 0)
 		return -1;
-	for (k = 0; k < 4; k++)
-		if (n != 4 || roff_text(t, i + 1, cell[k], text, MAN_CELL) ||
+	for (k = 0; k < MAN_COLS; k++)
+		if (n != MAN_COLS ||
+		    roff_text(t, i + 1, cell[k], text, MAN_CELL) ||
 		    strcmp(text, head[k]))
-			return doc_fail(t, i + 1, "want the header %s, %s, %s, %s",
-					head[0], head[1], head[2], head[3]);
+			return doc_fail(t, i + 1, "want the header %s, %s, %s, %s, %s",
+					head[0], head[1], head[2], head[3],
+					head[4]);
 	for (i++; i < end && strcmp(d->line[i], ".TE"); i++) {
 		int first = i + 1;
 
 		if (!strcmp(d->line[i], "_") || !strcmp(d->line[i], "="))
 			continue;
+		if (!strcmp(d->line[i], ".T&")) {
+			if (man_conf(t, d, &i, end, tab, conf))
+				return -1;
+			continue;
+		}
 		if (d->line[i][0] == '.')
 			return doc_fail(t, i + 1, "a request in the table");
-		n = man_cells(t, d, &i, tab, cell, 5);
+		n = man_cells(t, d, &i, tab, cell, MAN_COLS + 1);
 		if (n < 0)
 			return -1;
-		if (n != 4)
-			return doc_fail(t, first, "%d cells, want 4", n);
-		if (man_row(t, first, cell))
+		if (n != MAN_COLS)
+			return doc_fail(t, first, "%d cells, want %d", n,
+					MAN_COLS);
+		if (!*conf)
+			return doc_fail(t, first, "a row before its configuration's (.T&, its format, its name)");
+		if (man_row(t, first, cell, conf))
 			return -1;
 	}
 	if (i == end)
@@ -3916,34 +4202,30 @@ static void doc_from_measured(struct doc_table *t)
 		snprintf(r->program, sizeof(r->program), "%s", m->program);
 		snprintf(r->package, sizeof(r->package), "%s", m->package);
 		snprintf(r->version, sizeof(r->version), "%s", m->version);
+		snprintf(r->conf, sizeof(r->conf), "%s",
+			 umh_measured_conf_name(m->conf));
 		snprintf(r->note, sizeof(r->note), "%s", m->note ?: "");
+		snprintf(r->never, sizeof(r->never), "%s",
+			 m->not_on_debian ?: "");
+		r->runs = m->runs;
 		r->caps = m->caps;
 	}
 }
 
-static const struct doc_row *doc_find(const struct doc_table *t,
-				      const char *purpose)
-{
-	int i;
-
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->row[i].purpose, purpose))
-			return &t->row[i];
-	return NULL;
-}
-
 #define DOC_DIFF(field, what) do {					\
 	if (strcmp(w->field, g->field)) {				\
-		TH_LOG("%s: %s is \"%s\" in %s, \"%s\" in %s",		\
-		       w->purpose, what, w->field, wname, g->field,	\
-		       gname);						\
+		TH_LOG("%s (%s): %s is \"%s\" in %s, \"%s\" in %s",	\
+		       w->purpose, w->conf, what, w->field, wname,	\
+		       g->field, gname);				\
 		diffs++;						\
 	}								\
 } while (0)
 
 /*
- * Every difference between two tables, logged: rows, programs, packages,
- * versions, capabilities and, if @notes, the notes.  Returns how many.
+ * Every difference between two tables, logged: rows (a purpose in a
+ * configuration), programs, packages, versions, runs, capabilities, why
+ * Debian 12 never runs a helper and, if @notes, the notes.  Returns how
+ * many.
  */
 static int doc_compare(struct __test_metadata *_metadata,
 		       const struct doc_table *want, const char *wname,
@@ -3951,33 +4233,42 @@ static int doc_compare(struct __test_metadata *_metadata,
 		       bool notes)
 {
 	const struct doc_row *w, *g;
-	int i, diffs = 0;
+	int i, at, diffs = 0;
 
 	for (i = 0; i < want->n; i++) {
 		w = &want->row[i];
-		g = doc_find(got, w->purpose);
-		if (!g) {
-			TH_LOG("%s: a row in %s, none in %s", w->purpose,
-			       wname, gname);
+		at = doc_at(got, w->purpose, w->conf);
+		if (at < 0) {
+			TH_LOG("%s (%s): a row in %s, none in %s", w->purpose,
+			       w->conf, wname, gname);
 			diffs++;
 			continue;
 		}
+		g = &got->row[at];
 		DOC_DIFF(program, "the program");
 		DOC_DIFF(package, "the package");
 		DOC_DIFF(version, "the version");
+		DOC_DIFF(never, "why Debian 12 never runs it");
 		if (notes)
 			DOC_DIFF(note, "the note");
+		if (w->runs != g->runs) {
+			TH_LOG("%s (%s): runs is %u in %s, %u in %s", w->purpose,
+			       w->conf, w->runs, wname, g->runs, gname);
+			diffs++;
+		}
 		if (w->caps != g->caps) {
-			TH_LOG("%s: capabilities only in %s: %s; only in %s: %s",
-			       w->purpose, wname, names(w->caps & ~g->caps),
-			       gname, names(g->caps & ~w->caps));
+			TH_LOG("%s (%s): capabilities only in %s: %s; only in %s: %s",
+			       w->purpose, w->conf, wname,
+			       names(w->caps & ~g->caps), gname,
+			       names(g->caps & ~w->caps));
 			diffs++;
 		}
 	}
 	for (i = 0; i < got->n; i++)
-		if (!doc_find(want, got->row[i].purpose)) {
-			TH_LOG("%s: a row in %s, none in %s",
-			       got->row[i].purpose, gname, wname);
+		if (doc_at(want, got->row[i].purpose, got->row[i].conf) < 0) {
+			TH_LOG("%s (%s): a row in %s, none in %s",
+			       got->row[i].purpose, got->row[i].conf, gname,
+			       wname);
 			diffs++;
 		}
 	return diffs;
@@ -4015,20 +4306,26 @@ static const char *src_path(const char *rel)
 
 /* The fixture's rows, as the admin guide's format gives them. */
 static const struct {
-	const char *purpose, *program, *package, *version;
+	const char *purpose, *program, *package, *version, *conf;
+	unsigned int runs;
 	uint64_t caps;
+	const char *never;
 } fixture_rows[] = {
 	{ "modprobe", "/sbin/modprobe", "kmod", "30+20221128-1",
-	  B(CAP_SYS_MODULE) },
+	  "Debian 12 as installed", 3, B(CAP_SYS_MODULE), "" },
 	{ "coredump", "/lib/systemd/systemd-coredump", "systemd-coredump",
-	  "252.38-1~deb12u1", B(CAP_SYS_PTRACE) },
+	  "252.38-1~deb12u1", "busybox systems", 1, B(CAP_SYS_PTRACE), "" },
 	{ "uevent", "/sbin/mdev", "busybox-static", "1:1.35.0-4+deb12u1+b1",
-	  B(CAP_CHOWN) | B(CAP_MKNOD) },
-	{ "request_key", "/sbin/request-key", "keyutils", "1.6.3-2", 0 },
+	  "busybox systems", 12, B(CAP_CHOWN) | B(CAP_MKNOD),
+	  "its kernel has CONFIG_UEVENT_HELPER unset, and udev listens on netlink" },
+	{ "request_key", "/sbin/request-key", "keyutils", "1.6.3-2",
+	  "busybox systems", 1, 0, "" },
+	{ "modprobe", "/sbin/modprobe", "kmod", "30+20221128-1",
+	  "busybox systems", 1, B(CAP_SYS_MODULE), "" },
 	{ "release_agent", "/sbin/umh-release-agent", "busybox-static",
-	  "1:1.35.0-4+deb12u1+b1", 0 },
+	  "1:1.35.0-4+deb12u1+b1", "busybox systems", 1, 0, "" },
 	{ "power", "/sbin/poweroff", "busybox-static",
-	  "1:1.35.0-4+deb12u1+b1", 0 },
+	  "1:1.35.0-4+deb12u1+b1", "busybox systems", 1, 0, "" },
 };
 
 static void expect_fixture_rows(struct __test_metadata *_metadata,
@@ -4042,7 +4339,11 @@ static void expect_fixture_rows(struct __test_metadata *_metadata,
 		ASSERT_STREQ(fixture_rows[i].program, t->row[i].program);
 		ASSERT_STREQ(fixture_rows[i].package, t->row[i].package);
 		ASSERT_STREQ(fixture_rows[i].version, t->row[i].version);
+		ASSERT_STREQ(fixture_rows[i].conf, t->row[i].conf);
+		ASSERT_EQ(fixture_rows[i].runs, t->row[i].runs);
 		ASSERT_EQ(fixture_rows[i].caps, t->row[i].caps);
+		ASSERT_STREQ(fixture_rows[i].never, t->row[i].never);
+		ASSERT_STREQ("", t->row[i].note);
 	}
 }
 
@@ -4059,12 +4360,15 @@ static const char *edited(const char *text, const char *from, const char *to)
 	return buf;
 }
 
-/* The rows of the fixture, laid out in columns of other widths. */
+/*
+ * The rows of the fixture, laid out in columns of other widths, and the
+ * note on one line.
+ */
 static const char *relaid(void)
 {
-	static const int width[RST_COLS] = { 15, 32, 38, 22 };
+	static const int width[RST_COLS] = { 15, 32, 38, 23, 5, 22 };
 	static char buf[4096];
-	char rule[160], pkg[128], caps[128];
+	char rule[200], pkg[128], caps[128], runs[16];
 	const char *l;
 	size_t i, k;
 	int n = 0;
@@ -4076,9 +4380,9 @@ static const char *relaid(void)
 	}
 	rule[n - 1] = '\0';
 	n = snprintf(buf, sizeof(buf),
-		     "Measured needs\n--------------\n\n%s\n%-15s %-32s %-38s %s\n%s\n",
+		     "Measured needs\n--------------\n\n%s\n%-15s %-32s %-38s %-23s %-5s %s\n%s\n",
 		     rule, "Purpose", "Program", "Debian 12 package",
-		     "Capabilities", rule);
+		     "Configuration", "Runs", "Capabilities", rule);
 	for (i = 0; i < ARRAY_SIZE(fixture_rows); i++) {
 		l = names(fixture_rows[i].caps);
 		for (k = 0; l[k] && k < sizeof(caps) - 1; k++)
@@ -4086,11 +4390,14 @@ static const char *relaid(void)
 		caps[k] = '\0';
 		snprintf(pkg, sizeof(pkg), "%s %s", fixture_rows[i].package,
 			 fixture_rows[i].version);
-		n += snprintf(buf + n, sizeof(buf) - n, "%-15s %-32s %-38s %s\n",
+		snprintf(runs, sizeof(runs), "%u", fixture_rows[i].runs);
+		n += snprintf(buf + n, sizeof(buf) - n,
+			      "%-15s %-32s %-38s %-23s %-5s %s\n",
 			      fixture_rows[i].purpose, fixture_rows[i].program,
-			      pkg, caps);
+			      pkg, fixture_rows[i].conf, runs, caps);
 	}
-	snprintf(buf + n, sizeof(buf) - n, "%s\n", rule);
+	snprintf(buf + n, sizeof(buf) - n, "%s\n\nuevent (busybox systems)\n  "
+		 DOC_NEVER "%s.\n", rule, fixture_rows[2].never);
 	return buf;
 }
 
@@ -4113,14 +4420,14 @@ TEST(rst_parser_fixture)
 		  "CAP_CHOWN twice" },
 		{ "CAP_SYS_MODULE", "CAP_SYS_MODULE CAP_KILL",
 		  "want CAP_CHOWN-style names" },
-		{ "CAP_SYS_MODULE", "", "want a package, its version and the capabilities" },
+		{ "CAP_SYS_MODULE", "", "an empty cell in column Capabilities" },
 		{ "keyutils 1.6.3-2   ", "keyutils           ",
-		  "want a package, its version and the capabilities" },
+		  "\"keyutils\": want a package and its version" },
 		{ "kmod 30+20221128-1", "Kmod 30+20221128-1",
 		  "bad Debian package name \"Kmod\"" },
-		{ "kmod 30+20221128-1", "kmod v30+20221128", "bad Debian version" },
+		{ "kmod 30+20221128-1", "kmod v30+20221128-", "bad Debian version" },
 		{ "power          /sbin/poweroff ", "modprobe       /sbin/poweroff ",
-		  "purpose modprobe twice" },
+		  "purpose modprobe twice in busybox systems" },
 		{ "power          /sbin/poweroff ", "powerr         /sbin/poweroff ",
 		  "unknown purpose \"powerr\"" },
 		{ "/lib/systemd/systemd-coredump   ",
@@ -4128,9 +4435,22 @@ TEST(rst_parser_fixture)
 		  "text crosses the boundary of column Program" },
 		{ "/sbin/mdev  ", "sbin/mdev   ", "want an absolute path" },
 		{ "Capabilities\n", "Caps\n", "header \"Caps\" where \"Capabilities\" belongs" },
+		{ "Runs Capabilities", "Run  Capabilities",
+		  "header \"Run\" where \"Runs\" belongs" },
+		{ "Debian 12 as installed 3 ", "Debian 12 as instaled  3 ",
+		  "unknown configuration \"Debian 12 as instaled\"" },
+		{ "installed 3    CAP", "installed x3   CAP",
+		  "runs \"x3\": want a count" },
+		{ "installed 3    CAP", "installed 03   CAP", "runs \"03\"" },
+		{ "installed 3    CAP", "installed3     CAP",
+		  "text crosses the boundary of column Configuration" },
 		{ "CAP_SYS_PTRACE\n", "CAP_SYS_PTRACE\n\n", "not closed by its = rule" },
 		{ "none\n==", "none\n\n==", "not closed by its = rule" },
 		{ "modprobe       /", "\tmodprobe      /", "a tab in the table" },
+		{ "uevent (busybox systems)", "uevent (Debian 12 as installed)",
+		  "a note for uevent (Debian 12 as installed), which has no row" },
+		{ "listens on netlink.", "listens on netlink",
+		  "want the reason, and a full stop" },
 	};
 	struct doc_table t;
 	char *text;
@@ -4161,17 +4481,27 @@ static const char man_sample[] =
 	".na\n"
 	".TS\n"
 	"tab(@);\n"
-	"lB lB lB lB\n"
-	"l lw(17) lw(21) l.\n"
-	"purpose@program@Debian 12 package@capabilities\n"
+	"lB lB lB rB lB.\n"
+	"purpose@program@T{\n"
+	"Debian 12 \\%package\n"
+	"T}@runs@capabilities\n"
 	"_\n"
-	"modprobe@/sbin/modprobe@kmod 30+20221128\\-1@cap_sys_module\n"
+	".T&\n"
+	"lI s s s s\n"
+	"l lw(17) lw(21) r l.\n"
+	"Debian 12 as installed\n"
+	"modprobe@/sbin/modprobe@kmod 30+20221128\\-1@7@cap_sys_module\n"
+	".T&\n"
+	"lI s s s s\n"
+	"l lw(17) lw(21) r l.\n"
+	"busybox systems\n"
+	"modprobe@/sbin/modprobe@kmod 30+20221128\\-1@1@cap_sys_module\n"
 	"coredump@T{\n"
 	"\\%/lib/systemd/\\:systemd\\-coredump\n"
 	"T}@T{\n"
 	"systemd\\-coredump\n"
 	"252.38\\-1\\(tideb12u1\n"
-	"T}@T{\n"
+	"T}@1@T{\n"
 	"cap_chown, cap_sys_ptrace\n"
 	"T}\n"
 	".TE\n"
@@ -4179,9 +4509,13 @@ static const char man_sample[] =
 	".PP\n"
 	"More text.\n"
 	".TP\n"
-	".B coredump\n"
+	".B \"coredump (busybox systems)\"\n"
 	"cap_chown is kept: \\fBsystemd\\-coredump\\fR\n"
 	"chowns its files.\n"
+	".TP\n"
+	".B \"modprobe (busybox systems)\"\n"
+	"Not run on Debian 12: its kernel has no\n"
+	"\\fBmodules\\fR.\n"
 	".PP\n"
 	"The end.\n"
 	".SH EXIT STATUS\n"
@@ -4203,39 +4537,78 @@ TEST(man_parser)
 		{ "cap_chown, cap_sys_ptrace", "cap_chown,cap_sys_ptrace",
 		  "separate capabilities with \", \"" },
 		{ "kmod 30+20221128\\-1", "kmod", "want a package and its version" },
-		{ "@cap_sys_module", "@x@cap_sys_module", "5 cells, want 4" },
-		{ "@cap_sys_module", "", "3 cells, want 4" },
+		{ "@cap_sys_module", "@x@cap_sys_module", "6 cells, want 5" },
+		{ "@cap_sys_module", "", "4 cells, want 5" },
+		{ "@7@", "@x7@", "runs \"x7\": want a count" },
 		{ "T}\n.TE", ".TE", "a request in a text block" },
-		{ "T}@T{\ncap_chown", "T}x@T{\ncap_chown", "text after T}" },
+		{ "T}@1@T{", "T}x@1@T{", "text after T}" },
 		{ "purpose@program", "purpose@path", "want the header" },
+		{ "T}@runs@", "T}@@", "want the header" },
 		{ "modprobe@", "modprob@", "unknown purpose \"modprob\"" },
-		{ ".B coredump", ".B uevent", "a note for uevent, which has no row" },
-		{ ".B coredump", ".I coredump", "want .B PURPOSE after .TP" },
+		{ "Debian 12 as installed\n", "Debian 12 as installed!\n",
+		  "want a configuration's name" },
+		{ "Debian 12 as installed\n", "Debian 12@as installed\n",
+		  "want a configuration's name" },
+		{ ".T&\nlI s s s s\nl lw(17) lw(21) r l.\nDebian 12 as installed\n",
+		  "", "a row before its configuration" },
+		{ "busybox systems\nmodprobe@", "Debian 12 as installed\nmodprobe@",
+		  "purpose modprobe twice in Debian 12 as installed" },
+		{ ".B \"coredump (busybox systems)\"",
+		  ".B \"uevent (busybox systems)\"",
+		  "a note for uevent (busybox systems), which has no row" },
+		{ ".B \"coredump (busybox systems)\"",
+		  ".B \"coredump (Debian 12 as installed)\"",
+		  "a note for coredump (Debian 12 as installed), which has no row" },
+		{ ".B \"coredump (busybox systems)\"", ".B coredump",
+		  "want .B \"PURPOSE (CONFIGURATION)\" after .TP" },
+		{ ".B \"coredump (busybox systems)\"", ".I \"coredump (busybox systems)\"",
+		  "want .B \"PURPOSE (CONFIGURATION)\" after .TP" },
+		{ ".B \"coredump (busybox systems)\"", ".B \"coredump\"",
+		  "\"coredump\": want PURPOSE (CONFIGURATION)" },
+		{ ".B \"modprobe (busybox systems)\"\nNot run on Debian 12: ",
+		  ".B \"coredump (busybox systems)\"\n",
+		  "a second note for coredump (busybox systems)" },
+		{ ".B \"coredump (busybox systems)\"\n",
+		  ".B \"modprobe (busybox systems)\"\nNot run on Debian 12: ",
+		  "a second \"Not run on Debian 12: \" for modprobe (busybox systems)" },
+		{ "\\fBmodules\\fR.", "\\fBmodules\\fR", "want the reason, and a full stop" },
 		{ "The end.", DOC_NO_NOTES, "notes, and the sentence" },
-		{ ".TP\n.B coredump\n", ".PP\n.PP\n", "no note, and not the sentence" },
+		{ ".TP\n.B \"coredump (busybox systems)\"\n", ".PP\n.PP\n",
+		  "no note, and not the sentence" },
 		{ "chowns", "\\*(ow", "unknown escape" },
 	};
 	struct doc_table t;
 	size_t i;
 
 	ASSERT_EQ(0, man_table(man_sample, &t)) TH_LOG("%s", t.err);
-	ASSERT_EQ(2, t.n);
+	ASSERT_EQ(3, t.n);
 	ASSERT_STREQ("modprobe", t.row[0].purpose);
+	ASSERT_STREQ("Debian 12 as installed", t.row[0].conf);
 	ASSERT_STREQ("30+20221128-1", t.row[0].version);
+	ASSERT_EQ(7U, t.row[0].runs);
 	ASSERT_EQ(B(CAP_SYS_MODULE), t.row[0].caps);
 	ASSERT_STREQ("", t.row[0].note);
-	ASSERT_STREQ("/lib/systemd/systemd-coredump", t.row[1].program);
-	ASSERT_STREQ("systemd-coredump", t.row[1].package);
-	ASSERT_STREQ("252.38-1~deb12u1", t.row[1].version);
-	ASSERT_EQ(B(CAP_CHOWN) | B(CAP_SYS_PTRACE), t.row[1].caps);
+	ASSERT_STREQ("", t.row[0].never);
+	ASSERT_STREQ("modprobe", t.row[1].purpose);
+	ASSERT_STREQ("busybox systems", t.row[1].conf);
+	ASSERT_EQ(1U, t.row[1].runs);
+	ASSERT_STREQ("", t.row[1].note);
+	ASSERT_STREQ("its kernel has no modules", t.row[1].never);
+	ASSERT_STREQ("/lib/systemd/systemd-coredump", t.row[2].program);
+	ASSERT_STREQ("systemd-coredump", t.row[2].package);
+	ASSERT_STREQ("252.38-1~deb12u1", t.row[2].version);
+	ASSERT_STREQ("busybox systems", t.row[2].conf);
+	ASSERT_EQ(B(CAP_CHOWN) | B(CAP_SYS_PTRACE), t.row[2].caps);
 	ASSERT_STREQ("cap_chown is kept: systemd-coredump chowns its files.",
-		     t.row[1].note);
-	/* Without notes, the sentence that says so. */
-	ASSERT_EQ(0, man_table(edited(man_sample, ".TP\n.B coredump\n"
+		     t.row[2].note);
+	ASSERT_STREQ("", t.row[2].never);
+	/* Without notes on what is kept, the sentence that says so. */
+	ASSERT_EQ(0, man_table(edited(man_sample, ".TP\n.B \"coredump (busybox systems)\"\n"
 				      "cap_chown is kept: \\fBsystemd\\-coredump\\fR\n"
 				      "chowns its files.\n", DOC_NO_NOTES "\n"),
 			       &t)) TH_LOG("%s", t.err);
-	ASSERT_STREQ("", t.row[1].note);
+	ASSERT_STREQ("", t.row[2].note);
+	ASSERT_STREQ("its kernel has no modules", t.row[1].never);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-1, man_table(edited(man_sample, bad[i].from,
 					       bad[i].to), &t))

@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Debian's own helpers, in Debian 12 as installed
+ *
+ * scripts/installed.sh makes the disk: systemd as PID 1, and the helpers
+ * as Debian's packages install and configure them.  systemd starts this
+ * test (umhcap-test.service) once the machine is up; it judges each job
+ * as the helper's users would:
+ *
+ *   modprobe     opening /dev/nvram, a node kmod-static-nodes made,
+ *                loads nvram.ko.xz: kmod's modprobe decompresses it;
+ *   coredump     a crash of a user's process and of a root service
+ *                reaches systemd-coredump through the core_pattern of
+ *                Debian's 50-coredump.conf and PID 1's socket unit.  The
+ *                job is every field coredumpctl info shows, and the
+ *                user's access to its own core;
+ *   request_key  a user's request for a dns_resolver key runs Debian's
+ *                request-key.conf handler, key.dns_resolver, which
+ *                instantiates it with the address of /etc/hosts.  The
+ *                key type is a module, loaded here as the CIFS and NFS
+ *                clients that use it would load it;
+ *   power        orderly_poweroff() and orderly_reboot() run
+ *                /sbin/poweroff and /sbin/reboot, which are systemctl:
+ *                PID 1 takes the machine down.  That is judged last, by
+ *                this program again, run as a systemd-shutdown hook
+ *                ("installed_test shutdown poweroff|reboot").
+ *
+ * Three modes, from the kernel command line:
+ *
+ *  - learning: what a plain boot started; each job with open bounds;
+ *    "umhcap learn --apply"; each job bounded to what it used, then to
+ *    the measured table; power, open, last.  The shutdown hook names the
+ *    further boots: "# umhcap-installed-boot: <kernel parameters>".
+ *  - UMH_INSTALLED=bounded: the learned sets from the command line, from
+ *    the first helper; each job, then power through orderly_reboot().
+ *    UMH_INSTALLED=table: the same with the measured table's sets, as an
+ *    administrator would boot, and power through orderly_poweroff().
+ *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
+ *    capability of each purpose named; each such job must fail, unless
+ *    the measured table says why the capability stays in the set.
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
+
+#include "umh/common.h"
+#include "../umhcap/umhcap.h"
+#include "jobs.h"
+
+#define USER_NAME	"umhuser"
+#define USER_UID	1000
+#define TEST_DIR	"/usr/lib/umhcap-test"
+#define SELF		TEST_DIR "/installed_test"
+#define VERSIONS	TEST_DIR "/versions"
+#define UMHCAP		"/usr/sbin/umhcap"
+#define MARK		"/run/umhcap-test-power"
+#define RESULTS		"/run/umhcap-test-results"
+#define TRACE		"/sys/kernel/tracing/trace"
+#define TEST_UMH	"/sys/kernel/debug/test_umh/"
+#define DNS_NAME	"umhcap.test"
+#define DNS_ADDR	"10.99.0.1"
+#define COREDUMP_MSGID	"fc2e22bc6ee647b6b90729ab34a250b1"
+
+typedef int (*job_fn)(char *why, size_t n);
+
+struct job {
+	enum umh_purpose id;
+	const char *purpose;
+	const char *what;
+	job_fn fn;
+};
+
+/* Runs @argv as @uid (with no capability left), or as root if @uid is 0. */
+static int run_as(uid_t uid, char *const argv[])
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int fd = open("/dev/null", O_RDWR);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+			    setresuid(uid, uid, uid)))
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* What @cmd printed, at most @n - 1 bytes of it; -1 if it failed. */
+static int capture(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+	size_t got;
+
+	if (!p)
+		return -1;
+	got = fread(out, 1, n - 1, p);
+	out[got] = '\0';
+	return pclose(p) ? -1 : 0;
+}
+
+/* How many helpers of @purpose started since boot; 0 if unreadable. */
+static unsigned long long started(const char *purpose)
+{
+	char path[PATH_MAX], text[32];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/usermodehelper/%s/started",
+		 purpose);
+	if (read_text(path, text, sizeof(text)) < 0)
+		return 0;
+	return strtoull(text, NULL, 10);
+}
+
+/* Appends a line to /etc/hosts, once. */
+static int add_host(void)
+{
+	char text[4096];
+	int fd;
+
+	if (read_text("/etc/hosts", text, sizeof(text)) >= 0 &&
+	    strstr(text, DNS_NAME))
+		return 0;
+	fd = open("/etc/hosts", O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return -errno;
+	dprintf(fd, DNS_ADDR "\t" DNS_NAME "\n");
+	close(fd);
+	return 0;
+}
+
+/* ---- modprobe: kmod loads nvram.ko.xz, for an open of /dev/nvram */
+
+static int modprobe_job(char *why, size_t n)
+{
+	int fd, ret = 0;
+
+	unload("nvram");
+	if (exists("/sys/module/nvram"))
+		return fail(why, n, "nvram is loaded and stays loaded");
+	fd = open("/dev/nvram", O_RDONLY);
+	if (fd < 0)
+		return fail(why, n, "open /dev/nvram: %s", strerror(errno));
+	close(fd);
+	if (!exists("/sys/module/nvram"))
+		ret = fail(why, n, "/dev/nvram opened, /sys/module/nvram missing");
+	unload("nvram");
+	return ret;
+}
+
+/* ---- coredump: systemd-coredump, as Debian installs it */
+
+/*
+ * The fields coredumpctl info shows that the helper reads from /proc of
+ * the crashed task: without them the record is cut short, as Debian's
+ * administrators saw it with the helper bounded to nothing.  The first
+ * ones are the fields a helper short of capabilities loses.
+ */
+static const char *const coredump_fields[] = {
+	"COREDUMP_EXE", "COREDUMP_CWD", "COREDUMP_ROOT", "COREDUMP_ENVIRON",
+	"COREDUMP_OPEN_FDS", "COREDUMP_PROC_MAPS", "COREDUMP_PROC_AUXV",
+	"COREDUMP_PID", "COREDUMP_UID", "COREDUMP_GID", "COREDUMP_SIGNAL",
+	"COREDUMP_SIGNAL_NAME", "COREDUMP_TIMESTAMP", "COREDUMP_RLIMIT",
+	"COREDUMP_HOSTNAME", "COREDUMP_COMM", "COREDUMP_CMDLINE",
+	"COREDUMP_CGROUP", "COREDUMP_PROC_STATUS", "COREDUMP_PROC_LIMITS",
+	"COREDUMP_PROC_CGROUP", "COREDUMP_PROC_MOUNTINFO",
+	"COREDUMP_FILENAME",
+};
+
+#define NR_FIELDS (sizeof(coredump_fields) / sizeof(coredump_fields[0]))
+
+struct record {
+	bool found;
+	int nfields;			/* COREDUMP_* fields, all of them */
+	bool has[NR_FIELDS];
+	char filename[PATH_MAX];
+};
+
+/*
+ * Reads the journal's record of a crash, in journalctl's export format:
+ * "FIELD=value" lines, or, for a field that is not text, "FIELD", a
+ * 64-bit little-endian size, the data and a newline.
+ */
+static void read_record(const char *match, struct record *r)
+{
+	char cmd[256], line[8192];
+	FILE *p;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(cmd, sizeof(cmd),
+		 "journalctl -q --no-pager -o export MESSAGE_ID=" COREDUMP_MSGID " %s",
+		 match);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		char *eq = strchr(line, '=');
+		size_t len = strcspn(line, "\n");
+
+		if (!len)
+			continue;
+		line[len] = '\0';
+		if (!eq) {
+			unsigned char size[8];
+			unsigned long long sz = 0;
+
+			if (fread(size, 1, 8, p) != 8)
+				break;
+			for (int i = 7; i >= 0; i--)
+				sz = sz << 8 | size[i];
+			while (sz-- && fgetc(p) != EOF)
+				;
+			fgetc(p);
+		} else {
+			*eq = '\0';
+		}
+		if (!strcmp(line, "MESSAGE_ID"))
+			r->found = true;
+		if (strncmp(line, "COREDUMP_", 9))
+			continue;
+		r->nfields++;
+		for (size_t i = 0; i < NR_FIELDS; i++)
+			if (!strcmp(line, coredump_fields[i]))
+				r->has[i] = true;
+		if (eq && !strcmp(line, "COREDUMP_FILENAME"))
+			snprintf(r->filename, sizeof(r->filename), "%s", eq + 1);
+	}
+	pclose(p);
+}
+
+static char crash_match[128];
+static struct record crash_record;
+
+static bool crash_recorded(void)
+{
+	read_record(crash_match, &crash_record);
+	return crash_record.found;
+}
+
+/* Whether the record is whole; if not, says which fields it lacks. */
+static int judge_record(const char *who, char *why, size_t n)
+{
+	struct record *r = &crash_record;
+	char missing[512] = "";
+
+	if (!wait_for(crash_recorded))
+		return fail(why, n, "no record of %s's crash in the journal", who);
+	for (size_t i = 0; i < NR_FIELDS; i++)
+		if (!r->has[i])
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), " %s",
+				 coredump_fields[i] + 9);
+	ksft_print_msg("coredump: %s's record has %d COREDUMP_ fields%s%s\n",
+		       who, r->nfields, *missing ? "; lacks" : "", missing);
+	if (*missing)
+		return fail(why, n, "%s's record lacks%s", who, missing);
+	return 0;
+}
+
+static int crash_seq;
+
+static int coredump_user_job(char *why, size_t n)
+{
+	char *const crash[] = { SELF, "crash", NULL };
+	char *const cat[] = { "/bin/sh", "-c", "exec head -c 4 \"$0\" >/dev/null",
+			      crash_record.filename, NULL };
+	char list[64];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return fail(why, n, "fork: %s", strerror(errno));
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(126);
+		execv(crash[0], crash);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status) ||
+	    !WCOREDUMP(status))
+		return fail(why, n, "uid %d did not dump core (status %#x)",
+			    USER_UID, status);
+	snprintf(crash_match, sizeof(crash_match), "COREDUMP_PID=%d", pid);
+	if (judge_record("a user's process", why, n))
+		return -1;
+	snprintf(list, sizeof(list), "coredumpctl -q --no-pager list %d >/dev/null", pid);
+	if (system(list))
+		return fail(why, n, "coredumpctl list %d shows nothing", pid);
+	/* The user reads its own core: systemd-coredump gave it an ACL. */
+	if (!*crash_record.filename || !exists(crash_record.filename))
+		return fail(why, n, "no core stored for pid %d", pid);
+	if (run_as(USER_UID, cat))
+		return fail(why, n, "uid %d cannot read its core %s",
+			    USER_UID, crash_record.filename);
+	return 0;
+}
+
+static int coredump_root_job(char *why, size_t n)
+{
+	char unit[64], cmd[256];
+
+	snprintf(unit, sizeof(unit), "umhcap-crash-%d-%d.service", getpid(),
+		 ++crash_seq);
+	snprintf(cmd, sizeof(cmd),
+		 "systemd-run -q --no-block --unit=%s -p LimitCORE=infinity "
+		 SELF " crash", unit);
+	if (system(cmd))
+		return fail(why, n, "systemd-run %s failed", unit);
+	snprintf(crash_match, sizeof(crash_match), "COREDUMP_UNIT=%s", unit);
+	if (judge_record("a root service", why, n))
+		return -1;
+	if (!*crash_record.filename || !exists(crash_record.filename))
+		return fail(why, n, "no core stored for %s", unit);
+	return 0;
+}
+
+/* ---- request_key: key.dns_resolver, as Debian's request-key.conf says */
+
+static int request_key_job(char *why, size_t n)
+{
+	static const char *const step[] = {
+		"", "", "setresuid", "new session keyring",
+		"request_key() failed", "the key is unreadable",
+		"the key holds another address",
+	};
+	int status, s;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return fail(why, n, "fork: %s", strerror(errno));
+	if (!pid) {
+		char got[256] = "";
+		long key;
+
+		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
+		    setresuid(USER_UID, USER_UID, USER_UID))
+			_exit(2);
+		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+			_exit(3);
+		key = syscall(SYS_request_key, "dns_resolver", DNS_NAME, "",
+			      KEY_SPEC_SESSION_KEYRING);
+		if (key < 0)
+			_exit(4);
+		if (syscall(SYS_keyctl, KEYCTL_READ, key, got,
+			    sizeof(got) - 1) < 0)
+			_exit(5);
+		_exit(strstr(got, DNS_ADDR) ? 0 : 6);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return fail(why, n, "waitpid: %s", strerror(errno));
+	s = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	if (s || !WIFEXITED(status))
+		return fail(why, n, "uid %d: %s", USER_UID,
+			    s > 1 && s < 7 ? step[s] : "killed");
+	return 0;
+}
+
+static const struct job jobs[] = {
+	{ UMH_MODPROBE, "modprobe", "kmod loads nvram.ko.xz for /dev/nvram",
+	  modprobe_job },
+	{ UMH_COREDUMP, "coredump", "a user's crash: the whole record, the core readable by its user",
+	  coredump_user_job },
+	{ UMH_COREDUMP, "coredump", "a root service's crash: the whole record, the core stored",
+	  coredump_root_job },
+	{ UMH_REQUEST_KEY, "request_key", "key.dns_resolver instantiates a user's dns_resolver key",
+	  request_key_job },
+};
+
+#define NR_JOBS (sizeof(jobs) / sizeof(jobs[0]))
+
+/* The purposes this test judges, power last. */
+static const struct {
+	enum umh_purpose id;
+	const char *name;
+} purposes[] = {
+	{ UMH_MODPROBE, "modprobe" },
+	{ UMH_COREDUMP, "coredump" },
+	{ UMH_REQUEST_KEY, "request_key" },
+	{ UMH_POWER, "power" },
+};
+
+#define NR_JUDGED (sizeof(purposes) / sizeof(purposes[0]))
+
+/* The purposes no Debian 12 helper has: bounded to nothing from boot. */
+#define UNJUDGED	"uevent:0,release_agent:0,initrd:0,other:0"
+
+static int purpose_lookup(const char *name)
+{
+	for (size_t i = 0; i < NR_JUDGED; i++)
+		if (!strcmp(purposes[i].name, name))
+			return purposes[i].id;
+	return -1;
+}
+
+/* The busybox rows of the table are another system's. */
+static const struct umh_measured *table(enum umh_purpose id)
+{
+	return umh_measured_find(id, UMH_CONF_INSTALLED);
+}
+
+static void do_job(const struct job *j, const char *bounds)
+{
+	char why[512] = "";
+	int ret = j->fn(why, sizeof(why));
+
+	ksft_test_result(!ret, "%s: %s, %s%s%s\n", j->purpose, j->what,
+			 bounds, ret ? ": " : "", why);
+}
+
+/*
+ * What used each capability, from the trace of umh_capable events: the
+ * program, once per capability, so that a capability in a learned set
+ * can be traced to its caller.  The trace is emptied.
+ */
+static void show_users(void)
+{
+	char line[1024], seen[64][96];
+	int nseen = 0, fd;
+	FILE *f = fopen(TRACE, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char purpose[32], comm[32], key[96];
+		char *p = strstr(line, "umh_capable: ");
+		int cap, noaudit, ret, i;
+
+		/* A check that is not audited is not counted either. */
+		if (!p || sscanf(p, "umh_capable: purpose=%31s pid=%*d comm=\"%31[^\"]\" uid=%*u cap=%d noaudit=%d ret=%d",
+				 purpose, comm, &cap, &noaudit, &ret) != 5 ||
+		    ret || noaudit)
+			continue;
+		snprintf(key, sizeof(key), "%s %s %s", purpose, comm,
+			 cap_to_name(cap));
+		for (i = 0; i < nseen && strcmp(seen[i], key); i++)
+			;
+		if (i < nseen || nseen == 64)
+			continue;
+		strcpy(seen[nseen++], key);
+		ksft_print_msg("used: %s\n", key);
+	}
+	fclose(f);
+	fd = open(TRACE, O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The helpers a plain boot started, from the trace: each is named, and
+ * each must be of a purpose the table has a row of Debian as installed
+ * for, or the table misses a helper Debian runs.  -1 if none could be
+ * read, else how many were of a purpose without a row.
+ */
+static int boot_helpers(void)
+{
+	char line[1024];
+	FILE *f = fopen(TRACE, "r");
+	int n = 0, unmeasured = 0;
+
+	if (!f) {
+		ksft_print_msg("no trace of the boot's helpers: %s\n", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "umh_exec: "), purpose[32];
+		int id = -1;
+
+		if (!p || sscanf(p, "umh_exec: purpose=%31s", purpose) != 1)
+			continue;
+		n++;
+		for (size_t i = 0; i < NR_JUDGED; i++)
+			if (!strcmp(purposes[i].name, purpose))
+				id = purposes[i].id;
+		if (id < 0 || !table(id))
+			unmeasured++;
+		ksft_print_msg("started at boot: %s", p + 10);
+	}
+	fclose(f);
+	ksft_print_msg("the plain boot started %d helper%s\n", n, n == 1 ? "" : "s");
+	show_output(UMHCAP " learn");
+	return unmeasured;
+}
+
+static void show_versions(void)
+{
+	static const char *const pkgs[] = {
+		"systemd", "udev", "kmod", "systemd-coredump", "keyutils",
+		"libc6",
+	};
+	char text[65536], *line, *save;
+
+	if (read_text(VERSIONS, text, sizeof(text)) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		for (size_t i = 0; i < sizeof(pkgs) / sizeof(pkgs[0]); i++)
+			if (!strncmp(line, pkgs[i], strlen(pkgs[i])) &&
+			    line[strlen(pkgs[i])] == ' ')
+				ksft_print_msg("package: %s\n", line);
+}
+
+/* The machine is up: systemd says it is running (or degraded: which). */
+static void wait_running(void)
+{
+	char state[64] = "";
+
+	capture("systemctl is-system-running --wait", state, sizeof(state));
+	state[strcspn(state, "\n")] = '\0';
+	ksft_print_msg("systemd: %s\n", state);
+	if (strcmp(state, "running"))
+		show_output("systemctl --failed --no-legend --no-pager");
+}
+
+static int setup(void)
+{
+	char *const useradd[] = { "/usr/sbin/useradd", "-u", "1000", "-m",
+				  USER_NAME, NULL };
+	char *const modprobe[] = { "/sbin/modprobe", "-a", "test_umh",
+				   "dns_resolver", NULL };
+	char pattern[256] = "";
+	int ret = 0, rc;
+
+	/* 9: the user is there already. */
+	rc = run(useradd);
+	if (rc && rc != 9) {
+		ksft_print_msg("useradd " USER_NAME ": exit %d\n", rc);
+		ret = -1;
+	}
+	if (add_host()) {
+		ksft_print_msg("cannot add " DNS_NAME " to /etc/hosts\n");
+		ret = -1;
+	}
+	if (run(modprobe)) {
+		ksft_print_msg("modprobe test_umh dns_resolver failed\n");
+		ret = -1;
+	}
+	read_text("/proc/sys/kernel/core_pattern", pattern, sizeof(pattern));
+	ksft_print_msg("core_pattern: %s", pattern);
+	show_output("sh -c 'modinfo -n nvram; ls -l /dev/nvram'");
+	return ret;
+}
+
+/* The kernel parameter @name=value, or NULL. */
+static char cmdline[4096];
+
+static const char *param(const char *name)
+{
+	static char value[2048];
+	char *p = cmdline;
+	size_t len = strlen(name);
+
+	while ((p = strstr(p, name))) {
+		if ((p == cmdline || p[-1] == ' ') && p[len] == '=') {
+			snprintf(value, sizeof(value), "%s", p + len + 1);
+			value[strcspn(value, " \n")] = '\0';
+			return value;
+		}
+		p += len;
+	}
+	return NULL;
+}
+
+/*
+ * Power, last: the machine goes down if the job is done.  MARK tells the
+ * shutdown hook what was asked, the test's number, how the purpose was
+ * bounded and the helpers started before.  If nothing happens in time,
+ * the job failed: this test says so and powers the machine off itself.
+ */
+static void power(const char *how, const char *bounds, bool must_fail)
+{
+	char text[256], knob[64];
+	long long end;
+	int fd;
+
+	snprintf(text, sizeof(text), "%s %u %llu %d %s\n", how,
+		 ksft_test_num() + 1, started("power"), must_fail, bounds);
+	fd = open(MARK, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    close(fd)) {
+		ksft_test_result_fail("power: cannot write " MARK "\n");
+		return;
+	}
+	snprintf(knob, sizeof(knob), TEST_UMH "orderly_%s", how);
+	fflush(stdout);
+	if (write_text(knob, "1") < 0) {
+		unlink(MARK);
+		ksft_test_result_fail("power: %s: %s\n", knob, strerror(errno));
+		return;
+	}
+	end = now_ms() + deadline_ms() * 3;
+	while (now_ms() < end)
+		usleep(100000);
+	/* Still here: the helper did not get PID 1 to do it. */
+	unlink(MARK);
+	ksft_test_result(must_fail, "power: orderly_%s(), %s: the machine is still up\n",
+			 how, bounds);
+}
+
+/* The measured table's sets as boot items; a purpose without a row: 0. */
+static void table_bounds(char *bounds, size_t n)
+{
+	int len = snprintf(bounds, n, "%s", UNJUDGED);
+
+	for (size_t i = 0; i < NR_JUDGED; i++) {
+		const struct umh_measured *m = table(purposes[i].id);
+
+		len += snprintf(bounds + len, n - len, ",%s:%#llx",
+				purposes[i].name,
+				m ? (unsigned long long)m->caps : 0ULL);
+	}
+}
+
+/*
+ * The further boots, named from the record once every job has run:
+ * one with the learned sets from the command line, then one per
+ * capability to take away, from every purpose at once.  The purposes
+ * Debian runs no helper of are bounded to nothing.
+ */
+static void name_boots(void)
+{
+	unsigned long long used[NR_JUDGED];
+	char bounds[512];
+	int most = 0;
+
+	for (size_t i = 0; i < NR_JUDGED; i++) {
+		if (read_bound(purposes[i].name, "used", &used[i]))
+			used[i] = CAPS_FULL;
+		printf("# learned: %s %#llx\n", purposes[i].name, used[i]);
+		if (__builtin_popcountll(used[i]) > most)
+			most = __builtin_popcountll(used[i]);
+	}
+	for (int k = 0; k <= most; k++) {
+		char minus[512] = "";
+		int len;
+
+		/* "all" would be the global bound: name each purpose. */
+		len = snprintf(bounds, sizeof(bounds), "%s", UNJUDGED);
+		for (size_t i = 0; i < NR_JUDGED; i++) {
+			unsigned long long b = used[i];
+			int cap = k ? nth_cap(b, k) : -1;
+
+			if (cap >= 0) {
+				b &= ~(1ULL << cap);
+				snprintf(minus + strlen(minus),
+					 sizeof(minus) - strlen(minus), "%s%s:%d",
+					 *minus ? "," : "", purposes[i].name, cap);
+			}
+			len += snprintf(bounds + len, sizeof(bounds) - len,
+					",%s:%#llx", purposes[i].name, b);
+		}
+		if (!k) {
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=bounded\n",
+			       bounds, bounds);
+			table_bounds(bounds, sizeof(bounds));
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=table\n",
+			       bounds, bounds);
+		} else {
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED_MINUS=%s\n",
+			       bounds, bounds, minus);
+		}
+	}
+}
+
+/* The shutdown hook: judges the power job, names the further boots. */
+static int shutdown_hook(const char *how)
+{
+	char text[256], mhow[16], bounds[128];
+	unsigned long long before;
+	int num, must_fail;
+
+	if (read_text(MARK, text, sizeof(text)) >= 0 &&
+	    sscanf(text, "%15s %d %llu %d %127[^\n]", mhow, &num, &before,
+		   &must_fail, bounds) == 5) {
+		bool ok;
+
+		ok = !strcmp(mhow, how) && started("power") > before;
+		printf("%s %d power: orderly_%s() ran /sbin/%s, and PID 1 %s the machine, %s%s\n",
+		       ok != (bool)must_fail ? "ok" : "not ok", num, mhow,
+		       mhow, !strcmp(how, "reboot") ? "rebooted" : "powered off",
+		       bounds, ok ? "" : ": not through the helper");
+		show_users();
+		if (!strcmp(bounds, "open bounds"))
+			name_boots();
+	}
+	printf("# umhcap-guest: done\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* Learning: open, learned, the table; power names the further boots. */
+static void learn(int unmeasured)
+{
+	char *const apply[] = { UMHCAP, "learn", "--apply", NULL };
+	unsigned long long used[NR_JUDGED], b;
+	bool same = true, within = true, runs = true;
+
+	ksft_set_plan(3 * NR_JOBS + 6);
+	ksft_test_result(!unmeasured, "every helper the plain boot started has a row of Debian as installed\n");
+	for (size_t i = 0; i < NR_JOBS; i++) {
+		do_job(&jobs[i], "open bounds");
+		show_users();
+	}
+	show_output(UMHCAP " learn");
+	for (size_t i = 0; i < NR_JUDGED; i++)
+		if (read_bound(purposes[i].name, "used", &used[i]))
+			used[i] = CAPS_FULL;
+	/* The table says how many helpers its sets are the record of. */
+	for (size_t i = 0; i + 1 < NR_JUDGED; i++) {
+		const struct umh_measured *m = table(purposes[i].id);
+		unsigned long long n = started(purposes[i].name);
+
+		if (!m || m->runs != n) {
+			ksft_print_msg("%s: %llu helpers started, the table says %u\n",
+				       purposes[i].name, n, m ? m->runs : 0);
+			runs = false;
+		}
+	}
+	ksft_test_result(runs, "the table's runs are the helpers this boot started\n");
+	ksft_test_result(run(apply) == 0, "umhcap learn --apply\n");
+	for (size_t i = 0; i + 1 < NR_JUDGED; i++)
+		same &= !read_bound(purposes[i].name, "bset", &b) && b == used[i];
+	ksft_test_result(same, "each purpose that ran is bounded to what it used\n");
+	for (size_t i = 0; i < NR_JOBS; i++)
+		do_job(&jobs[i], "bounded to what it used");
+
+	/* The measured table may need less than was used, never more. */
+	for (size_t i = 0; i + 1 < NR_JUDGED; i++) {
+		const struct umh_measured *m = table(purposes[i].id);
+
+		if (!m || m->caps & ~used[i]) {
+			ksft_print_msg("%s: the table needs %#llx, more than was used\n",
+				       purposes[i].name,
+				       m ? (unsigned long long)m->caps : 0);
+			within = false;
+			continue;
+		}
+		within &= write_bound(purposes[i].name, "bset", m->caps) >= 0 &&
+			  write_bound(purposes[i].name, "inheritable", m->caps) >= 0;
+	}
+	ksft_test_result(within, "bounded to the measured table, within what was used\n");
+	for (size_t i = 0; i < NR_JOBS; i++)
+		do_job(&jobs[i], "bounded to the measured table");
+	power("poweroff", "open bounds", false);
+}
+
+/*
+ * The learned sets, or the measured table's, from the command line: every
+ * job, then power, through orderly_reboot() for the learned sets.
+ */
+static void bounded(bool learned)
+{
+	const char *bounds = learned ? "bounded from boot to what it used" :
+			     "bounded from boot to the measured table";
+
+	ksft_set_plan(NR_JOBS + 1);
+	for (size_t i = 0; i < NR_JOBS; i++)
+		do_job(&jobs[i], bounds);
+	power(learned ? "reboot" : "poweroff", bounds, false);
+}
+
+/* Why the measured table keeps @cap for @purpose, or NULL. */
+static const char *kept_because(enum umh_purpose purpose, int cap)
+{
+	const struct umh_measured *m = table(purpose);
+
+	return m && m->note && (m->kept >> cap & 1) ? m->note : NULL;
+}
+
+/*
+ * Each purpose named, less one capability: the table needs it if one of
+ * the purpose's jobs fails without it (a root service's crash may need
+ * less than a user's), and does not if all are still done.
+ */
+static void minus(char *list)
+{
+	char *item, *save, power_item[64] = "", copy[512];
+	unsigned int plan = 0;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save))
+		plan++;
+	ksft_set_plan(plan);
+	for (item = strtok_r(list, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), done[256] = "", failed[512] = "";
+		const struct umh_measured *need;
+		const char *kept, *name;
+		bool needed;
+		int cap, p;
+
+		if (!colon || (*colon = '\0', p = purpose_lookup(item)) < 0) {
+			ksft_test_result_fail("bad item %s in UMH_INSTALLED_MINUS\n", item);
+			continue;
+		}
+		cap = atoi(colon + 1);
+		name = cap_to_name(cap);
+		if (p == UMH_POWER) {
+			snprintf(power_item, sizeof(power_item), "%s", name);
+			continue;
+		}
+		need = table(p);
+		needed = need && (need->caps >> cap & 1);
+		kept = kept_because(p, cap);
+		for (size_t i = 0; i < NR_JOBS; i++) {
+			char why[512] = "";
+
+			if ((int)jobs[i].id != p)
+				continue;
+			if (!jobs[i].fn(why, sizeof(why))) {
+				ksft_print_msg("%s without %s: %s: done\n", item,
+					       name, jobs[i].what);
+				snprintf(done + strlen(done), sizeof(done) - strlen(done),
+					 "%s%zu", *done ? "," : "", i + 1);
+			} else {
+				ksft_print_msg("%s without %s: %s: fails: %s\n", item,
+					       name, jobs[i].what, why);
+				snprintf(failed + strlen(failed),
+					 sizeof(failed) - strlen(failed), "%s%zu",
+					 *failed ? "," : "", i + 1);
+			}
+		}
+		if (*failed)
+			ksft_test_result(needed, "%s without %s: job %s fails; %s\n",
+					 item, name, failed,
+					 needed ? "the table needs it" :
+					 "the table does not list it");
+		else
+			ksft_test_result(!needed || kept,
+					 "%s without %s: every job is still done; %s%s\n",
+					 item, name,
+					 kept ? "kept because: " :
+					 needed ? "the table needs it and says not why" :
+					 "the table does not need it",
+					 kept ? kept : "");
+	}
+	if (*power_item) {
+		char bounds[96];
+		const struct umh_measured *m = table(UMH_POWER);
+
+		snprintf(bounds, sizeof(bounds), "without %s", power_item);
+		power("poweroff", bounds, m && m->caps);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *minus_list, *mode;
+	int unmeasured = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "crash")) {
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+		return 1;
+	}
+	if (argc == 3 && !strcmp(argv[1], "shutdown"))
+		return shutdown_hook(argv[2]);
+	if (argc != 1) {
+		fprintf(stderr, "usage: installed_test [crash | shutdown poweroff|reboot]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	minus_list = param("UMH_INSTALLED_MINUS");
+	mode = param("UMH_INSTALLED");
+	ksft_print_header();
+	wait_running();
+	show_versions();
+	if (!minus_list && !mode)
+		unmeasured = boot_helpers();
+	if (setup()) {
+		/* The machine goes down either way: see below. */
+		printf("Bail out! setup failed\n");
+		fflush(stdout);
+		run((char *const[]){ "/bin/systemctl", "poweroff", NULL });
+		pause();
+	}
+	if (minus_list) {
+		char list[512];
+
+		snprintf(list, sizeof(list), "%s", minus_list);
+		minus(list);
+	} else if (mode && !strcmp(mode, "bounded")) {
+		bounded(true);
+	} else if (mode && !strcmp(mode, "table")) {
+		bounded(false);
+	} else {
+		learn(unmeasured);
+	}
+	/* power() returns only if the machine stayed up. */
+	fflush(stdout);
+	run((char *const[]){ "/bin/systemctl", "poweroff", NULL });
+	pause();
+	return 0;
+}

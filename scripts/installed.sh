@@ -1,0 +1,125 @@
+#!/bin/sh
+# Debian 12 as installed, for the kernel of config/matrix's 'installed'
+# line (guest/installed_test.c runs in it):
+#
+#   installed.sh root          the root file system, made with mmdebstrap
+#   installed.sh image DIR     DIR/disk.ext4: the root, the modules of the
+#                              kernel built in DIR, the tests, umhcap
+#
+# The root is a Debian 12 system with systemd as PID 1, udev, kmod,
+# systemd-coredump and keyutils, as Debian's packages install and
+# configure them, from this machine's own apt sources.  It is kept in
+# $UMHCAP_BUILD/debian-root while its inputs (the package list, this
+# script, the apt sources and the indexes apt last fetched for them)
+# are unchanged.  The disk image is made from it without root, by
+# mkfs.ext4 -d, and boots read-write under QEMU with snapshot=on: every
+# boot starts from the same disk, and several may share it.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# What an administrator would install for the helpers under test; their
+# own dependencies come with them.  dbus is on every Debian 12 system.
+PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl
+ROOTDIR=$UMHCAP_BUILD/debian-root
+ROOT=$ROOTDIR/root
+
+apt_sources() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -s "$f" ] && echo "$f"
+	done
+}
+
+make_root() {
+	[ "$(id -u)" -eq 0 ] || die "mmdebstrap --mode=root needs root"
+	command -v mmdebstrap >/dev/null || die "mmdebstrap missing; run 'make deps'"
+	sources=$(apt_sources | tr '\n' ' ')
+	[ -n "$sources" ] || die "no apt sources on this machine"
+	inputs=$( {
+		echo "$PKGS"
+		cat "$TOP/scripts/installed.sh"
+		# shellcheck disable=SC2086
+		cat $sources
+		cat /var/lib/apt/lists/*Release 2>/dev/null | cksum
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$ROOTDIR/stamp" ] && [ "$(cat "$ROOTDIR/stamp")" = "$inputs" ] &&
+	   [ -d "$ROOT" ]; then
+		step "the Debian root in $ROOT is up to date"
+		return 0
+	fi
+	rm -rf "$ROOTDIR"
+	mkdir -p "$ROOTDIR"
+	apt-config dump --format '%f "%v";%n' Acquire >"$ROOTDIR/apt-acquire.conf"
+	step "mmdebstrap: Debian 12 with $PKGS (log: $ROOTDIR/mmdebstrap.log)"
+	s=$(date +%s)
+	# No descriptor above 2: see scripts/cleanroot.sh.
+	# shellcheck disable=SC2086
+	mmdebstrap --quiet --variant=minbase --mode=root \
+		--aptopt="$ROOTDIR/apt-acquire.conf" --include="$PKGS" \
+		bookworm "$ROOT" $sources >"$ROOTDIR/mmdebstrap.log" 2>&1 \
+		3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- ||
+		{ tail -n 20 "$ROOTDIR/mmdebstrap.log" >&2; rm -rf "$ROOT"; die "mmdebstrap failed; see $ROOTDIR/mmdebstrap.log"; }
+	# The versions the guest runs, for its tests' output and the table.
+	chroot "$ROOT" dpkg-query -W -f='${Package} ${Version}\n' >"$ROOTDIR/versions"
+	step "Debian root made in $(($(date +%s) - s)) s: $(du -sh "$ROOT" | cut -f1), $(wc -l <"$ROOTDIR/versions") packages"
+	echo "$inputs" >"$ROOTDIR/stamp"
+}
+
+# DIR: DIR/disk.ext4 for the kernel whose objects are DIR/obj, with the
+# guest programs of the test kernel ($UMHCAP_BUILD/patched/tests).
+make_image() {
+	dir=$1
+	obj=$dir/obj
+	tests=$UMHCAP_BUILD/patched/tests
+	img=$dir/disk.ext4
+	[ -f "$ROOTDIR/stamp" ] || die "no Debian root; run 'installed.sh root'"
+	[ -d "$obj/modroot/lib/modules" ] || die "no modules in $obj; build the kernel first"
+	for f in guest/installed_test bin/umhcap; do
+		[ -x "$tests/$f" ] || die "no $tests/$f; run 'make guest'"
+	done
+	command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing; run 'make deps'"
+	inputs=$( {
+		cat "$ROOTDIR/stamp" "$dir/stamp" "$TOP/scripts/installed.sh"
+		cat "$tests/guest/installed_test" "$tests/bin/umhcap" "$TOP"/guest/installed/*
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$dir/disk.stamp" ] && [ "$(cat "$dir/disk.stamp")" = "$inputs" ] &&
+	   [ -f "$img" ]; then
+		step "the disk $img is up to date"
+		return 0
+	fi
+	rm -f "$dir/disk.stamp" "$img"
+	s=$(date +%s)
+	stage=$dir/disk.root
+	rm -rf "$stage"
+	cp -a "$ROOT" "$stage"
+	# The kernel's modules, as modules_install compressed them.
+	cp -a "$obj/modroot/lib/modules" "$stage/usr/lib/"
+	rm -f "$stage"/usr/lib/modules/*/build "$stage"/usr/lib/modules/*/source
+	# An installed machine: its identity, its disk, no first boot.
+	echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
+	echo umhcap-installed >"$stage/etc/hostname"
+	echo "/dev/vda / ext4 rw 0 0" >"$stage/etc/fstab"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\tumhcap-installed\n' >"$stage/etc/hosts"
+	# umhcap, as an administrator would install it, and the tests.
+	install -m 0755 "$tests/bin/umhcap" "$stage/usr/sbin/umhcap"
+	install -d "$stage/usr/lib/umhcap-test"
+	install -m 0755 "$tests/guest/installed_test" "$stage/usr/lib/umhcap-test/"
+	install -m 0644 "$TOP/guest/installed/umhcap-test.service" \
+		"$stage/etc/systemd/system/"
+	ln -s ../umhcap-test.service \
+		"$stage/etc/systemd/system/multi-user.target.wants/umhcap-test.service"
+	install -m 0755 "$TOP/guest/installed/umhcap-test-shutdown" \
+		"$stage/usr/lib/systemd/system-shutdown/"
+	cp "$ROOTDIR/versions" "$stage/usr/lib/umhcap-test/versions"
+	mkfs.ext4 -q -F -L umhcap -d "$stage" "$img" 2G >/dev/null ||
+		die "mkfs.ext4 -d $stage failed"
+	rm -rf "$stage"
+	echo "$inputs" >"$dir/disk.stamp"
+	step "disk $img made in $(($(date +%s) - s)) s"
+}
+
+case ${1:-} in
+root) [ $# -eq 1 ] || die "usage: installed.sh root"; lock_build; make_root ;;
+image) [ $# -eq 2 ] || die "usage: installed.sh image DIR"; lock_build; make_image "$2" ;;
+*) die "usage: installed.sh root | image DIR" ;;
+esac
