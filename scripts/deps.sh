@@ -44,6 +44,7 @@ rsync					rsync
 depmod					kmod
 /usr/lib/python3/dist-packages/ply	python3-ply
 /usr/lib/python3/dist-packages/git	python3-git
+/usr/lib/python3/dist-packages/docutils	python3-docutils
 mmdebstrap				mmdebstrap
 mkfs.ext4				e2fsprogs
 unshare					util-linux
@@ -70,7 +71,7 @@ DEBDIR=$UMHCAP_BUILD/debs
 PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system-x86 sparse
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
-git rsync kmod python3-ply python3-git mmdebstrap e2fsprogs util-linux coreutils mawk
+git rsync kmod python3-ply python3-git python3-docutils mmdebstrap e2fsprogs util-linux coreutils mawk
 systemd libkeyutils1 apt dpkg"
 
 missing_pkgs() {

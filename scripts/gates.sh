@@ -1,6 +1,8 @@
 #!/bin/sh
 # The static gates of the series, as KTAP on stdout:
 #   - checkpatch.pl --strict on every patch: no error, no warning, no check;
+#   - docutils reads every document the series changes with no more
+#     warnings than unpatched;
 #   - every patch builds on its own (the series is bisectable);
 #   - sparse (make C=2) on the C files the series touches: no warning in
 #     files it adds, no more than the unpatched tree in files it changes;
@@ -25,8 +27,11 @@ npatch=$(grep -c . "$series")
 # The C files the series adds or changes, from the patches themselves.
 files=$("$TOP/scripts/matrix.sh" files)
 nfiles=$(echo "$files" | wc -w)
+# And its reStructuredText, which 'make htmldocs' reads.
+rst=$(series_text | sed -n 's|^+++ b/\(Documentation/.*\.rst\)$|\1|p' | sort -u)
+nrst=$(echo "$rst" | wc -w)
 echo "TAP version 13"
-echo "1..$((npatch * 2 + nfiles * 2 + 1))"
+echo "1..$((npatch * 2 + nfiles * 2 + 1 + nrst))"
 
 export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
 export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
@@ -49,6 +54,25 @@ while read -r p; do
 	[ $rc = 0 ] || echo "$out" | sed 's/^/# /'
 	check $rc "checkpatch --strict $p"
 done <"$series"
+
+# Each document as docutils, which Sphinx parses it with, reads it: no
+# more warnings (a malformed table, an unclosed literal) than unpatched,
+# none in a document the series adds.  Sphinx's own directives (toctree)
+# are unknown to docutils, patched or not.
+docutils_warnings() {
+	[ -f "$1" ] || { echo 0; return; }
+	/usr/bin/python3 -m docutils --report=warning "$1" /dev/null 2>&1 |
+		grep -c '^[^ ]*:[0-9]*: ([A-Z]*/[0-9])' || true
+}
+for f in $rst; do
+	was=$(docutils_warnings "$V/src/$f")
+	now=$(docutils_warnings "$P/src/$f")
+	[ "$now" -le "$was" ] ||
+		/usr/bin/python3 -m docutils --report=warning "$P/src/$f" /dev/null 2>&1 |
+		grep '^[^ ]*:[0-9]*: ([A-Z]*/[0-9])' | sed 's/^/# /'
+	check $([ "$now" -le "$was" ] && echo 0 || echo 1) \
+		"docutils: $f has $now warnings, unpatched $was"
+done
 
 # Every file the series adds is under an F: line of the entry it extends,
 # KERNEL USERMODE HELPER.  An F: pattern is a file, a directory (all
