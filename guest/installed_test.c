@@ -42,10 +42,8 @@
 
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <grp.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <linux/keyctl.h>
 
 #include "umh/common.h"
 #include "../umhcap/umhcap.h"
@@ -73,31 +71,6 @@ struct job {
 	const char *what;
 	job_fn fn;
 };
-
-/* Runs @argv as @uid (with no capability left), or as root if @uid is 0. */
-static int run_as(uid_t uid, char *const argv[])
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		int fd = open("/dev/null", O_RDWR);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-			    setresuid(uid, uid, uid)))
-			_exit(126);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 /* What @cmd printed, at most @n - 1 bytes of it; -1 if it failed. */
 static int capture(const char *cmd, char *out, size_t n)
@@ -284,8 +257,7 @@ static int coredump_user_job(char *why, size_t n)
 	if (pid < 0)
 		return fail(why, n, "fork: %s", strerror(errno));
 	if (!pid) {
-		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
-		    setresuid(USER_UID, USER_UID, USER_UID))
+		if (become(USER_UID))
 			_exit(126);
 		execv(crash[0], crash);
 		_exit(127);
@@ -332,42 +304,8 @@ static int coredump_root_job(char *why, size_t n)
 
 static int request_key_job(char *why, size_t n)
 {
-	static const char *const step[] = {
-		"", "", "setresuid", "new session keyring",
-		"request_key() failed", "the key is unreadable",
-		"the key holds another address",
-	};
-	int status, s;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return fail(why, n, "fork: %s", strerror(errno));
-	if (!pid) {
-		char got[256] = "";
-		long key;
-
-		if (setgroups(0, NULL) || setresgid(USER_UID, USER_UID, USER_UID) ||
-		    setresuid(USER_UID, USER_UID, USER_UID))
-			_exit(2);
-		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
-			_exit(3);
-		key = syscall(SYS_request_key, "dns_resolver", DNS_NAME, "",
-			      KEY_SPEC_SESSION_KEYRING);
-		if (key < 0)
-			_exit(4);
-		if (syscall(SYS_keyctl, KEYCTL_READ, key, got,
-			    sizeof(got) - 1) < 0)
-			_exit(5);
-		_exit(strstr(got, DNS_ADDR) ? 0 : 6);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return fail(why, n, "waitpid: %s", strerror(errno));
-	s = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-	if (s || !WIFEXITED(status))
-		return fail(why, n, "uid %d: %s", USER_UID,
-			    s > 1 && s < 7 ? step[s] : "killed");
-	return 0;
+	return user_request_key(USER_UID, "dns_resolver", DNS_NAME, "",
+				DNS_ADDR, why, n);
 }
 
 static const struct job jobs[] = {

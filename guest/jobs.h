@@ -8,8 +8,10 @@
 #ifndef UMHCAP_GUEST_JOBS_H
 #define UMHCAP_GUEST_JOBS_H
 
+#include <grp.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
+#include <linux/keyctl.h>
 
 static int fail(char *why, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -64,8 +66,18 @@ static bool exists(const char *path)
 	return !access(path, F_OK);
 }
 
-/* Runs @argv as root with every capability: the admin's side, no helper. */
-static int run(char *const argv[])
+/* Drops to @uid, in every id and with no supplementary group: 0 or -1. */
+static int become(uid_t uid)
+{
+	return setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	       setresuid(uid, uid, uid) ? -1 : 0;
+}
+
+/*
+ * Runs @argv as @uid, with no capability left, or as root with every
+ * capability if @uid is 0: the admin's side, no helper.  Its exit status.
+ */
+static int run_as(uid_t uid, char *const argv[])
 {
 	int status;
 	pid_t pid;
@@ -77,12 +89,65 @@ static int run(char *const argv[])
 		int fd = open("/dev/null", O_RDWR);
 
 		dup2(fd, 1);
+		if (uid && become(uid))
+			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(char *const argv[])
+{
+	return run_as(0, argv);
+}
+
+/*
+ * The request_key() job, as its user sees it: @uid, in a session keyring
+ * of its own, asks for the key @type:@desc with @info; the key must come,
+ * readable, with a payload that holds @want.
+ */
+static int user_request_key(uid_t uid, const char *type, const char *desc,
+			    const char *info, const char *want,
+			    char *why, size_t n)
+{
+	static const char *const step[] = {
+		"", "", "setresuid", "new session keyring",
+		"request_key() failed", "the key is unreadable",
+		"the key holds another payload",
+	};
+	int status, s;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return fail(why, n, "fork: %s", strerror(errno));
+	if (!pid) {
+		char got[256] = "";
+		long key;
+
+		if (become(uid))
+			_exit(2);
+		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+			_exit(3);
+		key = syscall(SYS_request_key, type, desc, info,
+			      KEY_SPEC_SESSION_KEYRING);
+		if (key < 0)
+			_exit(4);
+		if (syscall(SYS_keyctl, KEYCTL_READ, key, got,
+			    sizeof(got) - 1) < 0)
+			_exit(5);
+		_exit(strstr(got, want) ? 0 : 6);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return fail(why, n, "waitpid: %s", strerror(errno));
+	s = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	if (!WIFEXITED(status) || s)
+		return fail(why, n, "uid %d: %s", (int)uid,
+			    s > 1 && s < 7 ? step[s] : "killed");
+	return 0;
 }
 
 /* Runs @cmd and shows what it printed, as KTAP diagnostics. */

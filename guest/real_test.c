@@ -41,7 +41,6 @@
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <linux/keyctl.h>
 
 #include "umh/common.h"
 #include "../umhcap/umhcap.h"
@@ -207,7 +206,7 @@ static int coredump_job(char *why, size_t n)
 	if (pid < 0)
 		return fail(why, n, "fork: %s", strerror(errno));
 	if (!pid) {
-		if (setresgid(UID, UID, UID) || setresuid(UID, UID, UID))
+		if (become(UID))
 			_exit(2);
 		prctl(PR_SET_NAME, "umhreal-crash", 0, 0, 0);
 		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -273,46 +272,11 @@ static int request_key_job(char *why, size_t n)
 {
 	static int seq;
 	char desc[32], info[32];
-	int status;
-	pid_t pid;
 
 	/* The demo runs each job in a process of its own. */
 	snprintf(desc, sizeof(desc), "umhreal:%d:%d", getpid(), ++seq);
 	snprintf(info, sizeof(info), "payload-%d", seq);
-	pid = fork();
-	if (pid < 0)
-		return fail(why, n, "fork: %s", strerror(errno));
-	if (!pid) {
-		char got[64] = "";
-		long key;
-
-		if (setresgid(UID, UID, UID) || setresuid(UID, UID, UID))
-			_exit(2);
-		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
-			_exit(3);
-		key = syscall(SYS_request_key, "user", desc, info,
-			      KEY_SPEC_SESSION_KEYRING);
-		if (key < 0)
-			_exit(4);
-		if (syscall(SYS_keyctl, KEYCTL_READ, key, got,
-			    sizeof(got) - 1) < 0)
-			_exit(5);
-		_exit(strcmp(got, info) ? 6 : 0);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return fail(why, n, "waitpid: %s", strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		static const char *const step[] = {
-			"", "", "setresuid", "new session keyring",
-			"request_key() failed", "the key is unreadable",
-			"the key holds another payload",
-		};
-		int s = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-
-		return fail(why, n, "uid %d: %s", UID,
-			    s > 1 && s < 7 ? step[s] : "killed");
-	}
-	return 0;
+	return user_request_key(UID, "user", desc, info, info, why, n);
 }
 
 /* release_agent: a cgroup v1 hierarchy with notify_on_release. */
