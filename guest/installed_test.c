@@ -27,17 +27,20 @@
  *
  * Three modes, from the kernel command line:
  *
- *  - learning: what a plain boot started; each job with open bounds;
- *    "umhcap learn --apply"; each job bounded to what it used, then to
- *    the measured table; power, open, last.  The shutdown hook names the
- *    further boots: "# umhcap-installed-boot: <kernel parameters>".
+ *  - learning: what a plain boot started, each of a purpose the table
+ *    has a row for; each job with open bounds; the table's runs are the
+ *    helpers started; "umhcap learn --apply"; each job bounded to what it
+ *    used, then to the measured table; power, open, last.  The shutdown
+ *    hook names the further boots: "# umhcap-installed-boot: <kernel
+ *    parameters>".
  *  - UMH_INSTALLED=bounded: the learned sets from the command line, from
  *    the first helper; each job, then power through orderly_reboot().
  *    UMH_INSTALLED=table: the same with the measured table's sets, as an
  *    administrator would boot, and power through orderly_poweroff().
  *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
- *    capability of each purpose named; each such job must fail, unless
- *    the measured table says why the capability stays in the set.
+ *    capability of each purpose named; a job of the purpose must fail
+ *    exactly when the table lists the capability, unless the table says
+ *    why it keeps it.
  */
 
 #define _GNU_SOURCE
@@ -56,7 +59,6 @@
 #define VERSIONS	TEST_DIR "/versions"
 #define UMHCAP		"/usr/sbin/umhcap"
 #define MARK		"/run/umhcap-test-power"
-#define RESULTS		"/run/umhcap-test-results"
 #define TRACE		"/sys/kernel/tracing/trace"
 #define TEST_UMH	"/sys/kernel/debug/test_umh/"
 #define DNS_NAME	"umhcap.test"
