@@ -31,7 +31,7 @@ fi
 kernel=$1 initrd=$2 out=$3
 shift 3
 [ -r "$kernel" ] || die "no kernel at $kernel; run 'make kernel'"
-[ -r "$initrd" ] || die "no ${disk:+disk}${disk:-initramfs} at $initrd"
+[ -r "$initrd" ] || die "no $([ -n "$disk" ] && echo disk || echo initramfs) at $initrd"
 command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 missing; run 'make deps'"
 
@@ -45,10 +45,6 @@ if [ -z "$disk" ] && [ -f "$mods" ]; then
 	initrd=$out/initramfs.cpio
 fi
 append="console=ttyS0 panic=-1 loglevel=7 $*"
-# The machine's memory and what it boots from.
-boot="-m 512 -initrd $initrd"
-[ -z "$disk" ] ||
-	boot="-m 1024 -drive file=$initrd,format=raw,if=virtio,snapshot=on"
 [ -z "$disk" ] || append="root=/dev/vda rw $append"
 echo "$append" >"$out/cmdline"
 
@@ -58,9 +54,16 @@ esac
 accel_choose "$kernel" >"$out/accel"
 accel=$(head -n 1 "$out/accel")
 
-# The machine, as positional parameters: timeout runs it.
+# The machine, as positional parameters: timeout runs it.  First its
+# memory and what it boots from.
+if [ -z "$disk" ]; then
+	set -- -m 512 -initrd "$initrd"
+else
+	case $initrd in *,*) die "a disk path may not hold a comma (QEMU's -drive): $initrd" ;; esac
+	set -- -m 1024 -drive "file=$initrd,format=raw,if=virtio,snapshot=on"
+fi
 # shellcheck disable=SC2086
-set -- qemu-system-x86_64 $accel -M pc $boot -nodefaults -no-reboot \
+set -- qemu-system-x86_64 $accel -M pc "$@" -nodefaults -no-reboot \
 	-display none -kernel "$kernel" -append "$append" ${QEMU_EXTRA:-}
 
 if [ "${BOOT_INTERACTIVE:-0}" = 1 ]; then
