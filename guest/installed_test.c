@@ -70,6 +70,7 @@ typedef int (*job_fn)(char *why, size_t n);
 struct job {
 	enum umh_purpose id;
 	const char *purpose;
+	const char *name;	/* short, for a list */
 	const char *what;
 	job_fn fn;
 };
@@ -311,13 +312,16 @@ static int request_key_job(char *why, size_t n)
 }
 
 static const struct job jobs[] = {
-	{ UMH_MODPROBE, "modprobe", "kmod loads nvram.ko.xz for /dev/nvram",
-	  modprobe_job },
-	{ UMH_COREDUMP, "coredump", "a user's crash: the whole record, the core readable by its user",
+	{ UMH_MODPROBE, "modprobe", "nvram",
+	  "kmod loads nvram.ko.xz for /dev/nvram", modprobe_job },
+	{ UMH_COREDUMP, "coredump", "a user's crash",
+	  "a user's crash: the whole record, the core readable by its user",
 	  coredump_user_job },
-	{ UMH_COREDUMP, "coredump", "a root service's crash: the whole record, the core stored",
+	{ UMH_COREDUMP, "coredump", "a root service's crash",
+	  "a root service's crash: the whole record, the core stored",
 	  coredump_root_job },
-	{ UMH_REQUEST_KEY, "request_key", "key.dns_resolver instantiates a user's dns_resolver key",
+	{ UMH_REQUEST_KEY, "request_key", "a user's dns_resolver key",
+	  "key.dns_resolver instantiates a user's dns_resolver key",
 	  request_key_job },
 };
 
@@ -738,7 +742,7 @@ static void minus(char *list)
 	ksft_set_plan(plan);
 	for (item = strtok_r(list, ",", &save); item;
 	     item = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(item, ':'), done[256] = "", failed[512] = "";
+		char *colon = strchr(item, ':'), failed[512] = "";
 		const struct umh_measured *need;
 		const char *kept, *name;
 		bool needed;
@@ -765,18 +769,16 @@ static void minus(char *list)
 			if (!jobs[i].fn(why, sizeof(why))) {
 				ksft_print_msg("%s without %s: %s: done\n", item,
 					       name, jobs[i].what);
-				snprintf(done + strlen(done), sizeof(done) - strlen(done),
-					 "%s%zu", *done ? "," : "", i + 1);
 			} else {
 				ksft_print_msg("%s without %s: %s: fails: %s\n", item,
 					       name, jobs[i].what, why);
 				snprintf(failed + strlen(failed),
-					 sizeof(failed) - strlen(failed), "%s%zu",
-					 *failed ? "," : "", i + 1);
+					 sizeof(failed) - strlen(failed), "%s%s",
+					 *failed ? ", " : "", jobs[i].name);
 			}
 		}
 		if (*failed)
-			ksft_test_result(needed, "%s without %s: job %s fails; %s\n",
+			ksft_test_result(needed, "%s without %s: fails: %s; %s\n",
 					 item, name, failed,
 					 needed ? "the table needs it" :
 					 "the table does not list it");
