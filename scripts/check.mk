@@ -115,6 +115,11 @@ clean-root: make-kernel
 # first boot names the others (the learned sets from boot, then each
 # capability taken away), each a step of its own.
 INSTALLED := $(shell $(S)/matrix.sh list installed)
+# $(call installed_boot,OUT): a boot of the disk, with the helpers traced
+# from the first, its results in $(R)/OUT; for a recipe's sh -c '...'.
+installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/bzImage.installed)" \
+	$(B)/installed/disk.ext4 $(R)/$(1) \
+	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
 ifneq ($(INSTALLED),)
 STEPS += debian-root kernel-installed installed-disk boot-installed \
 	boot-installed-more
@@ -126,10 +131,7 @@ kernel-installed: make-kernel
 installed-disk: make-guest kernel-installed debian-root
 	$(STEP) --needed installed-disk $(S)/installed.sh image $(B)/installed
 boot-installed: installed-disk
-	$(STEP) boot-installed sh -c '$(S)/boot.sh --disk \
-		"$$(cat $(R)/bzImage.installed)" $(B)/installed/disk.ext4 \
-		$(R)/installed trace_event=umh:umh_exec,umh:umh_capable \
-		UMH_REAL_WAIT=30 && \
+	$(STEP) boot-installed sh -c '$(call installed_boot,installed) && \
 		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed/tests.log \
 		| tr -d "\r" >$(R)/installed.boots'
 boot-installed-more: boot-installed
@@ -267,10 +269,8 @@ MORE := $(addprefix installed-,$(shell seq 1 $(MORE_N)))
 installed-more: $(MORE)
 	@[ -s $(MORE_BOOTS) ] || { echo "no boots named in $(MORE_BOOTS)" >&2; exit 1; }
 $(MORE): installed-%:
-	$(STEP) boot-installed$* sh -c '$(S)/boot.sh --disk \
-		"$$(cat $(R)/bzImage.installed)" $(B)/installed/disk.ext4 \
-		$(R)/installed$* trace_event=umh:umh_exec,umh:umh_capable \
-		UMH_REAL_WAIT=30 $$(sed -n $*p $(MORE_BOOTS))'
+	$(STEP) boot-installed$* sh -c '$(call installed_boot,installed$*) \
+		$$(sed -n $*p $(MORE_BOOTS))'
 endif
 
 # ---- 'make debian' (scripts/debian.sh): each full line, built whole,
