@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading and writing the usermodehelper bound files:
+ * Reading and writing the usermodehelper bound and identity files:
  *   ROOT/proc/sys/kernel/usermodehelper/{bset,inheritable}
  *   ROOT/proc/sys/kernel/usermodehelper/<purpose>/{bset,inheritable}
- * Format: two unsigned 32-bit decimal words, low word first.
+ *   ROOT/proc/sys/kernel/usermodehelper/<purpose>/{uid,gid}
+ * Format: a bound is two unsigned 32-bit decimal words, low word first;
+ * an id one decimal word, which is not (u32)-1.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,14 +38,26 @@ int umh_path(char *buf, size_t len, const char *root, int purpose,
 	return 0;
 }
 
-bool umh_has_per_purpose(const char *root)
+/* Is modprobe's @file (NULL: its directory) there, of type @type? */
+static bool modprobe_has(const char *root, const char *file, mode_t type)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, NULL))
+	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, file))
 		return false;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	return !stat(path, &st) && (st.st_mode & S_IFMT) == type;
+}
+
+bool umh_has_per_purpose(const char *root)
+{
+	return modprobe_has(root, NULL, S_IFDIR);
+}
+
+/* Identities: <purpose>/uid and gid, beside the bounds. */
+static bool umh_has_idents(const char *root)
+{
+	return modprobe_has(root, "uid", S_IFREG);
 }
 
 void umh_no_per_purpose(const char *root)
@@ -52,6 +67,16 @@ void umh_no_per_purpose(const char *root)
 	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, NULL))
 		return;
 	umh_err("per-purpose bounds are not available on this kernel (no %s); use the global bound (-p all) or boot a kernel with per-purpose usermodehelper bounds",
+		path);
+}
+
+void umh_no_idents(const char *root)
+{
+	char path[PATH_MAX];
+
+	if (umh_path(path, sizeof(path), root, UMH_MODPROBE, "uid"))
+		return;
+	umh_err("no identities in this kernel (no %s): its helpers run as root, and cannot run as another user; boot a kernel with usermodehelper identities (<purpose>/uid and gid)",
 		path);
 }
 
@@ -91,6 +116,33 @@ static int parse_bound(const char *s, uint64_t *mask)
 	return 0;
 }
 
+/* A decimal count and a newline, as the kernel prints started. */
+static int parse_count(const char *s, unsigned long long *count)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*count = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	while (*end == '\n' || *end == ' ' || *end == '\t')
+		end++;
+	return *end ? -1 : 0;
+}
+
+/* A decimal id and a newline, as the kernel prints uid and gid. */
+static int parse_id(const char *s, uint64_t *id)
+{
+	unsigned long long v;
+
+	if (parse_count(s, &v) || v >= UINT32_MAX)
+		return -1;
+	*id = v;
+	return 0;
+}
+
 /*
  * Read a small file whole into @buf, NUL-terminated.  Returns 0, or
  * -errno with *@opened telling whether open() succeeded; prints nothing.
@@ -114,8 +166,13 @@ static int read_small(const char *path, char *buf, size_t size,
 	return err;
 }
 
-/* Prints its own error; returns 0 or -1. */
-int umh_bound_read(const char *path, uint64_t *mask)
+/*
+ * Read @path, which holds what @parse takes, @expected says what that is.
+ * Prints its own error; returns 0 or -1.
+ */
+static int read_value(const char *path,
+		      int (*parse)(const char *s, uint64_t *v),
+		      const char *expected, uint64_t *v)
 {
 	char buf[128];
 	bool opened;
@@ -131,24 +188,50 @@ int umh_bound_read(const char *path, uint64_t *mask)
 		umh_err("cannot read %s: %s", path, strerror(-err));
 		return -1;
 	}
-	if (parse_bound(buf, mask)) {
+	if (parse(buf, v)) {
 		buf[strcspn(buf, "\n")] = '\0';
-		umh_err("cannot parse %s: unexpected content \"%.40s\"; expected two decimal 32-bit words",
-			path, buf);
+		umh_err("cannot parse %s: unexpected content \"%.40s\"; expected %s",
+			path, buf, expected);
 		return -1;
 	}
 	return 0;
 }
 
-/* Returns 0 or a negative errno; the caller explains the error. */
-int umh_bound_write(const char *path, uint64_t mask)
+/* Prints its own error; returns 0 or -1. */
+int umh_bound_read(const char *path, uint64_t *mask)
+{
+	return read_value(path, parse_bound, "two decimal 32-bit words",
+			  mask);
+}
+
+/* Prints its own error; returns 0 or -1. */
+int umh_id_read(const char *path, uint32_t *id)
+{
+	uint64_t v;
+
+	if (read_value(path, parse_id, "a decimal id", &v))
+		return -1;
+	*id = v;
+	return 0;
+}
+
+/*
+ * @fmt, formatted, to @path in one write(2).  Returns 0 or a negative
+ * errno; the caller explains the error.
+ */
+static int write_value(const char *path, const char *fmt, ...)
+	__printf(2, 3);
+
+static int write_value(const char *path, const char *fmt, ...)
 {
 	char buf[32];
+	va_list ap;
 	ssize_t n;
 	int fd, len, err = 0;
 
-	len = snprintf(buf, sizeof(buf), "%u %u\n", (uint32_t)mask,
-		       (uint32_t)(mask >> 32));
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -162,42 +245,53 @@ int umh_bound_write(const char *path, uint64_t mask)
 	return err;
 }
 
-int umh_load(const char *root, struct umh_state *st)
+int umh_bound_write(const char *path, uint64_t mask)
 {
-	const struct umh_purpose_info *u;
-	char path[PATH_MAX];
-	int p;
+	return write_value(path, "%u %u\n", (uint32_t)mask,
+			   (uint32_t)(mask >> 32));
+}
 
-	memset(st, 0, sizeof(*st));
-	st->per_purpose = umh_has_per_purpose(root);
-	umh_for_each(u) {
-		p = u->id;
-		if (p != UMH_ALL && !st->per_purpose)
-			break;
-		if (umh_path(path, sizeof(path), root, p, "bset") ||
-		    umh_bound_read(path, &st->b[p].bset))
-			return -1;
-		if (umh_path(path, sizeof(path), root, p, "inheritable") ||
-		    umh_bound_read(path, &st->b[p].inh))
-			return -1;
-	}
+int umh_id_write(const char *path, uint32_t id)
+{
+	return write_value(path, "%u\n", id);
+}
+
+/* The bound of @p, and its identity where the kernel has them. */
+static int load_purpose(const char *root, struct umh_state *st, int p)
+{
+	char path[PATH_MAX];
+
+	if (umh_path(path, sizeof(path), root, p, "bset") ||
+	    umh_bound_read(path, &st->b[p].bset))
+		return -1;
+	if (umh_path(path, sizeof(path), root, p, "inheritable") ||
+	    umh_bound_read(path, &st->b[p].inh))
+		return -1;
+	if (p == UMH_ALL || !st->idents)
+		return 0;
+	if (umh_path(path, sizeof(path), root, p, "uid") ||
+	    umh_id_read(path, &st->id[p].uid))
+		return -1;
+	if (umh_path(path, sizeof(path), root, p, "gid") ||
+	    umh_id_read(path, &st->id[p].gid))
+		return -1;
 	return 0;
 }
 
-/* A decimal count and a newline, as the kernel prints started. */
-static int parse_count(const char *s, unsigned long long *count)
+int umh_load(const char *root, struct umh_state *st)
 {
-	char *end;
+	const struct umh_purpose_info *u;
 
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	*count = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	while (*end == '\n' || *end == ' ' || *end == '\t')
-		end++;
-	return *end ? -1 : 0;
+	memset(st, 0, sizeof(*st));
+	st->per_purpose = umh_has_per_purpose(root);
+	st->idents = st->per_purpose && umh_has_idents(root);
+	umh_for_each(u) {
+		if (u->id != UMH_ALL && !st->per_purpose)
+			break;
+		if (load_purpose(root, st, u->id))
+			return -1;
+	}
+	return 0;
 }
 
 /*

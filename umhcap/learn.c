@@ -2,8 +2,9 @@
 /*
  * learn: what usermode helpers used since boot, from the kernel's record
  * (<purpose>/used and <purpose>/started), next to what their bounds
- * allow; with --apply, narrow each purpose that ran to what it used
- * (learned.c), an idle one only with --include-idle.
+ * allow, and who they run as when it is not root; with --apply, narrow
+ * each purpose that ran to what it used (learned.c), an idle one only
+ * with --include-idle.
  */
 #include <stdlib.h>
 
@@ -30,6 +31,8 @@ static void text_purpose(const struct umh_args *a, const struct umh_state *st,
 		printf("no helper started since boot (idle; --include-idle narrows it to what it used)\n");
 	else
 		printf("no helper started since boot (idle: --apply leaves it alone)\n");
+	if (!umh_is_root(&st->id[p]))
+		umh_print_ident("runs as:", &st->id[p]);
 	umh_print_line(a->hex, "used:", used);
 	if (p == UMH_ALL)
 		return;
@@ -75,7 +78,9 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 			json_purpose(st, learned, rec, u->id, first);
 			first = false;
 		}
-		printf("\n  ]\n}\n");
+		printf("\n  ]");
+		umh_print_json_idents(st, a->sel);
+		printf("\n}\n");
 		return;
 	}
 	umh_for_each(u)
@@ -86,6 +91,9 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 	       "gets. 'umhcap learn --apply' narrows the bset and inheritable bound of each\n"
 	       "purpose whose helpers ran to what they used; idle purposes are left alone\n"
 	       "unless --include-idle is given.\n");
+	if (st->idents)
+		printf("runs as: the user and group a purpose's helpers run as now, when not\n"
+		       "root ('umhcap user').\n");
 }
 
 /* ---- --apply ---- */
@@ -151,34 +159,6 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	return 0;
 }
 
-/* After a failed write at @stop: what was written, or that nothing was. */
-static int apply_failed(const struct apply_state *as,
-			const struct umh_purpose_info *stop)
-{
-	const struct umh_purpose_info *u;
-	bool wrote = false;
-
-	umh_for_each(u)
-		wrote |= as->wrote[u->id];
-	if (!wrote) {
-		umh_err("learn --apply: nothing was written");
-		return UMH_EXIT_ERROR;
-	}
-	fflush(stdout);
-	fprintf(stderr, "umhcap: learn --apply stopped at %s, after writing to:",
-		stop->name);
-	umh_for_each_purpose(u) {
-		if (u > stop)
-			break;
-		if (as->wrote[u->id])
-			fprintf(stderr, " %s%s", u->name,
-				u == stop ? " (in part)" : "");
-	}
-	fprintf(stderr, "; the purposes after %s were not narrowed\n",
-		stop->name);
-	return UMH_EXIT_PARTIAL;
-}
-
 static int apply(const struct umh_args *a, const struct umh_state *st,
 		 const struct umh_state *learned,
 		 const struct umh_record *rec)
@@ -190,7 +170,8 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 		if (a->sel[u->id] &&
 		    apply_purpose(a, &as, &st->b[u->id], &learned->b[u->id],
 				  rec, u->id))
-			return apply_failed(&as, u);
+			return umh_write_failed("learn --apply", "narrowed",
+						as.wrote, u);
 	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone\n",
 	       a->dry_run ? "-n, nothing written: " : "", as.narrowed,
 	       as.narrowed == 1 ? "" : "s", as.unchanged, as.idle);

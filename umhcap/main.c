@@ -24,11 +24,12 @@ static const struct umh_cmd cmds[] = {
 		.takes		= UMH_TAKES_HEX | UMH_TAKES_JSON |
 				  UMH_TAKES_PURPOSES,
 		.synopsis	= "[-x] [--json] [PURPOSE...]",
-		.summary	= "show bounds and ceilings (the default)",
+		.summary	= "show bounds, ceilings, identities (the default)",
 		.about		=
 "For the global bound and each purpose, or the ones named, print the\n"
 "bounding set (bset), the inheritable bound and the ceiling: all.bset &\n"
-"<purpose>.bset, the most a helper of the purpose gets.",
+"<purpose>.bset, the most a helper of the purpose gets; and who the\n"
+"purpose's helpers run as.",
 	},
 	{
 		.name		= "drop",
@@ -50,6 +51,20 @@ static const struct umh_cmd cmds[] = {
 "Narrow the bset and the inheritable bound of a purpose, or of the global\n"
 "bound, to exactly the capabilities named, then read both back to verify.\n"
 "Each must still be in the bset: a bound is only ever narrowed.",
+	},
+	{
+		.name		= "user",
+		.run		= cmd_user,
+		.takes		= UMH_TAKES_PURPOSE_LIST | UMH_TAKES_DRY_RUN |
+				  UMH_TAKES_IDENT,
+		.synopsis	= "-p PURPOSE[,PURPOSE...] [-n] USER[:GROUP]",
+		.summary	= "run the helpers of purposes as a user",
+		.about		=
+"Run the helpers of each purpose named as USER and GROUP, with no\n"
+"supplementary group and, as ambient capabilities, what both bounds of\n"
+"the purpose leave; root runs them as root again, which needs every\n"
+"capability.  The gid is written first, then the uid; back to root, the\n"
+"uid first.  Each is read back to verify.",
 	},
 	{
 		.name		= "learn",
@@ -189,9 +204,10 @@ static void usage(void)
 	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
-	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply: nothing was\n"
-	       "written; learn, export --learned: also no record of what helpers use on\n"
-	       "this kernel), 3 learn --apply wrote some bounds, then failed\n"
+	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user:\n"
+	       "nothing was written; learn, export --learned: also no record of what\n"
+	       "helpers use on this kernel), 3 learn --apply or user wrote to some\n"
+	       "purposes, then failed\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }

@@ -197,6 +197,7 @@ const char *umh_measured_conf_name(enum umh_measured_conf conf)
 {
 	static const char *const names[UMH_NR_CONFS] = {
 		[UMH_CONF_INSTALLED]	= "Debian 12 as installed",
+		[UMH_CONF_INSTALLED_USER]	= "Debian 12 as installed, helpers as their own users",
 		[UMH_CONF_BUSYBOX]	= "busybox systems",
 	};
 

@@ -4,6 +4,7 @@
  * why; how to fix".  Whatever stdout holds goes out first, so that the
  * two stay in order on a terminal.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,4 +52,21 @@ char *umh_xstrdup(const char *s)
 		exit(UMH_EXIT_ERROR);
 	}
 	return p;
+}
+
+/* asprintf(), or exit, as umh_xstrdup(). */
+char *umh_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return s;
 }

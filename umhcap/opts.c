@@ -35,6 +35,8 @@ struct option_info {
 static const struct option_info options[] = {
 	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSE",
 	  "the bound to change: a purpose, or all (the default)" },
+	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
+	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
 	  "narrow each purpose whose helpers ran to what they used" },
 	{ UMH_TAKES_DRY_RUN,	'n',		"dry-run",	NULL,
@@ -221,13 +223,18 @@ static void cmd_help(const struct umh_cmd *cmd)
 		option_name(o, name, sizeof(name));
 		printf("  %-18s  %s\n", name, o->help);
 	}
-	if (cmd->takes & (UMH_TAKES_PURPOSE | UMH_TAKES_PURPOSES)) {
+	if (cmd->takes & (UMH_TAKES_PURPOSE | UMH_TAKES_PURPOSES |
+			  UMH_TAKES_PURPOSE_LIST)) {
 		putchar('\n');
 		umh_print_words("purposes: ", umh_purpose_list());
 	}
 	if (cmd->takes & UMH_TAKES_CAPS)
 		printf("\nCAP: a capability, by name (cap_sys_module or sys_module, in any\n"
 		       "case) or by number\n");
+	if (cmd->takes & UMH_TAKES_IDENT)
+		printf("\nUSER, GROUP: a name this machine's passwd or group knows, or a\n"
+		       "number; GROUP defaults to USER's primary group, and is needed for a\n"
+		       "uid passwd does not know; root or 0: back to root\n");
 }
 
 /* A purpose (or all), for -p or as an argument; says what is valid. */
@@ -238,6 +245,22 @@ static int parse_purpose(const char *arg, int *purpose)
 		return 0;
 	umh_err("unknown purpose \"%s\"; valid: %s", arg, umh_purpose_list());
 	return -1;
+}
+
+/* -p PURPOSE[,PURPOSE...]: into a->sel; all is every purpose. */
+static int parse_purpose_list(struct umh_args *a, const char *arg)
+{
+	char *list = umh_xstrdup(arg), *rest = list, *name;
+	int i, p, ret = 0;
+
+	while (!ret && (name = strsep(&rest, ","))) {
+		ret = parse_purpose(name, &p);
+		for (i = 0; !ret && i < UMH_NR_PURPOSES; i++)
+			a->sel[i] |= p == UMH_ALL || p == i;
+	}
+	free(list);
+	a->named = true;
+	return ret ? -1 : 0;
 }
 
 static int parse_count(const char *arg, long *count)
@@ -275,13 +298,33 @@ static int parse_caps(const struct umh_args *a, int n, char **args,
 	return bad ? -1 : 0;
 }
 
-/* What follows the options: PURPOSE..., CAP... or nothing. */
+/* USER[:GROUP], after -p PURPOSE[,PURPOSE...]: both are needed. */
+static int parse_ident(struct umh_args *a, int n, char **args)
+{
+	const char *colon = n ? strchr(args[0], ':') : NULL;
+
+	if (!a->named)
+		umh_usage_error(a->cmd, "name the purposes with -p");
+	else if (!n)
+		umh_usage_error(a->cmd, "name a user");
+	else if (n > 1)
+		umh_usage_error(a->cmd, "unexpected argument \"%s\"", args[1]);
+	else if (!*args[0] || colon == args[0] || (colon && !colon[1]))
+		umh_usage_error(a->cmd, "bad USER[:GROUP] \"%s\"", args[0]);
+	else
+		a->ident = args[0];
+	return a->ident ? 0 : -1;
+}
+
+/* What follows the options: PURPOSE..., CAP..., USER[:GROUP] or nothing. */
 static int parse_operands(struct umh_args *a, int n, char **args)
 {
 	int i, p;
 
 	if (a->cmd->takes & UMH_TAKES_CAPS)
 		return parse_caps(a, n, args, &a->caps);
+	if (a->cmd->takes & UMH_TAKES_IDENT)
+		return parse_ident(a, n, args);
 	if (!(a->cmd->takes & UMH_TAKES_PURPOSES)) {
 		if (!n)
 			return 0;
@@ -320,7 +363,9 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			cmd_help(a->cmd);
 			return 1;
 		case 'p':
-			if (parse_purpose(optarg, &a->purpose))
+			if (a->cmd->takes & UMH_TAKES_PURPOSE_LIST ?
+			    parse_purpose_list(a, optarg) :
+			    parse_purpose(optarg, &a->purpose))
 				return -1;
 			break;
 		case 'c':

@@ -71,8 +71,9 @@ static void policy_note_of(const struct umh_measured *m)
 }
 
 /*
- * Why a set keeps what its job is done without, and why Debian 12 as
- * installed runs no helper of a purpose measured on busybox systems.
+ * The user a program was measured as, when not root; why a set keeps
+ * what its job is done without; and why Debian 12 as installed runs no
+ * helper of a purpose measured on busybox systems.
  */
 static void policy_notes(void)
 {
@@ -83,11 +84,15 @@ static void policy_notes(void)
 
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
-		if (!m->note && !m->not_on_debian)
+		if (!m->user && !m->note && !m->not_on_debian)
 			continue;
 		if (first)
 			printf("\nnotes:\n");
 		first = false;
+		if (m->user) {
+			policy_note_of(m);
+			printf("ran as %s\n", m->user);
+		}
 		if (m->note) {
 			kept = caps_format(m->kept);
 			policy_note_of(m);

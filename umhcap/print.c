@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What several commands print alike: a capability set on a line of its
- * own, under a label, and as a member of a JSON object.
+ * own, under a label, and as a member of a JSON object; and who a
+ * purpose's helpers run as, with the names this machine's passwd and
+ * group give their ids.
  */
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdlib.h>
 
 #include "umhcap.h"
@@ -25,4 +29,68 @@ void umh_print_json_mask(const char *key, uint64_t mask)
 {
 	printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_caps\":", key, mask, key);
 	caps_json(stdout, mask);
+}
+
+/*
+ * "daemon(1)": the name of uid @id (of gid @id, with @gid), and the id;
+ * the id alone where the machine has no name for it.  The caller frees
+ * the result.
+ */
+char *umh_id_format(bool gid, uint32_t id)
+{
+	const struct group *gr = gid ? getgrgid(id) : NULL;
+	const struct passwd *pw = gid ? NULL : getpwuid(id);
+	const char *name = gr ? gr->gr_name : pw ? pw->pw_name : NULL;
+
+	return name ? umh_xasprintf("%s(%u)", name, id) :
+		      umh_xasprintf("%u", id);
+}
+
+/* "root", or "user(uid):group(gid)"; the caller frees the result. */
+char *umh_ident_format(const struct umh_ident *id)
+{
+	char *user, *group, *s;
+
+	if (umh_is_root(id))
+		return umh_xstrdup("root");
+	user = umh_id_format(false, id->uid);
+	group = umh_id_format(true, id->gid);
+	s = umh_xasprintf("%s:%s", user, group);
+	free(user);
+	free(group);
+	return s;
+}
+
+/* "  label:       user(uid):group(gid)" */
+void umh_print_ident(const char *label, const struct umh_ident *id)
+{
+	char *s = umh_ident_format(id);
+
+	printf("  %-13s%s\n", label, s);
+	free(s);
+}
+
+/*
+ * ,"identities":{"p":{"uid":N,"gid":N},...} for the purposes of @sel, or
+ * null on a kernel without them.
+ */
+void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR])
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+
+	printf(",\"identities\":");
+	if (!st->idents) {
+		printf("null");
+		return;
+	}
+	putchar('{');
+	umh_for_each_purpose(u) {
+		if (!sel[u->id])
+			continue;
+		printf("%s\n    \"%s\":{\"uid\":%u,\"gid\":%u}", sep, u->name,
+		       st->id[u->id].uid, st->id[u->id].gid);
+		sep = ",";
+	}
+	printf("\n  }");
 }

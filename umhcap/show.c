@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * show: print the current bounds, for humans or for programs (JSON).
+ * show: print the current bounds, and who each purpose's helpers run as,
+ * for humans or for programs (JSON).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ static void show_human(bool hex, const struct umh_state *st, int p)
 	umh_print_line(hex, "bset:", st->b[p].bset);
 	umh_print_line(hex, "inheritable:", st->b[p].inh);
 	umh_print_line(hex, "ceiling:", umh_ceiling(st, p));
+	if (p != UMH_ALL && st->idents)
+		umh_print_ident("runs as:", &st->id[p]);
 }
 
 static void show_json(const struct umh_state *st, int p, bool first)
@@ -38,9 +41,17 @@ static void show_note(const char *root, const struct umh_state *st)
 		printf("\nper-purpose bounds are not available on this kernel (no %s);\n"
 		       "every helper is bounded by the global bounds above.\n",
 		       path);
+	if (!st->idents &&
+	    !umh_path(path, sizeof(path), root, UMH_MODPROBE, "uid"))
+		printf("\nno identities in this kernel (no %s):\n"
+		       "every helper runs as root.\n", path);
 	printf("\nceiling = all.bset & <purpose>.bset: the most a helper running as root\n"
 	       "gets (permitted/effective). inheritable is intersected too, but with the\n"
 	       "kernel thread's empty inheritable set, so it does not widen anything.\n");
+	if (st->idents)
+		printf("For a purpose that runs as a user (umhcap user), the ceiling is also\n"
+		       "& all.inheritable & <purpose>.inheritable: its helpers get it as ambient\n"
+		       "capabilities.\n");
 }
 
 int cmd_show(const struct umh_args *a)
@@ -74,9 +85,12 @@ int cmd_show(const struct umh_args *a)
 			show_human(a->hex, &st, u->id);
 		first = false;
 	}
-	if (a->json)
-		printf("\n  ]\n}\n");
-	else
+	if (a->json) {
+		printf("\n  ]");
+		umh_print_json_idents(&st, sel);
+		printf("\n}\n");
+	} else {
 		show_note(a->root, &st);
+	}
 	return UMH_EXIT_OK;
 }

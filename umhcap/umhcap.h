@@ -9,13 +9,15 @@
  *   measured.c  what real helpers were measured to need (stands alone:
  *               the host tests and the guest's real_test link it)
  *   caps.c      capability names and masks, from libcap
- *   bounds.c    the bound and record files: paths, reading, writing
- *   write.c     narrowing a bound: written and read back, EPERM
- *               explained; or, with -n, only said
+ *   bounds.c    the bound, identity and record files: paths, reading,
+ *               writing
+ *   write.c     narrowing a bound, or setting an id: written and read
+ *               back, EPERM explained; or, with -n, only said
  *   learned.c   the bounds the record leads to
- *   print.c     the lines and JSON members several commands print
+ *   print.c     the lines and JSON members several commands print, and
+ *               the names of users and groups
  *   opts.c      every command's options and arguments, and its --help
- *   show.c, set.c, learn.c, check.c, policy.c, export.c, trace.c
+ *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c
  *               the commands, which use none of each other
  *   main.c      the global options, and the table of commands
  */
@@ -33,8 +35,8 @@
 /* Exit codes. */
 #define UMH_EXIT_OK		0
 #define UMH_EXIT_FINDINGS	1
-#define UMH_EXIT_ERROR		2	/* learn --apply: nothing written */
-#define UMH_EXIT_PARTIAL	3	/* learn --apply wrote some, then failed */
+#define UMH_EXIT_ERROR		2	/* learn --apply, user: nothing written */
+#define UMH_EXIT_PARTIAL	3	/* learn --apply, user: wrote some, then failed */
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -68,9 +70,17 @@ struct umh_bound {
 	uint64_t inh;
 };
 
+/* Who the helpers of a purpose run as: uid 0 is root, as always. */
+struct umh_ident {
+	uint32_t uid;
+	uint32_t gid;
+};
+
 struct umh_state {
 	bool per_purpose;		/* kernel has <purpose>/ directories */
+	bool idents;			/* and <purpose>/{uid,gid} in them */
 	struct umh_bound b[UMH_NR];	/* b[UMH_ALL] is the global bound */
+	struct umh_ident id[UMH_NR];	/* id[UMH_ALL] is root: no file */
 };
 
 /* What helpers used and how many started since boot; [UMH_ALL] = all. */
@@ -80,9 +90,22 @@ struct umh_record {
 	char missing[PATH_MAX];		/* the file that is not there */
 };
 
+static inline bool umh_is_root(const struct umh_ident *id)
+{
+	return !id->uid && !id->gid;
+}
+
+/*
+ * The most a helper of @p gets: what both bsets leave; as a user, only
+ * what the inheritable bounds leave of that, as ambient capabilities.
+ */
 static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
 {
-	return st->b[UMH_ALL].bset & st->b[p].bset;
+	uint64_t c = st->b[UMH_ALL].bset & st->b[p].bset;
+
+	if (st->id[p].uid)
+		c &= st->b[UMH_ALL].inh & st->b[p].inh;
+	return c;
 }
 
 /* msg.c: "umhcap: ..." on stderr, after what stdout holds. */
@@ -90,6 +113,7 @@ void umh_err(const char *fmt, ...) __printf(1, 2);
 void umh_warn(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
 char *umh_xstrdup(const char *s);
+char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
 
 /*
  * purpose.c: the global bound, "all", first, then the purposes, in the
@@ -124,6 +148,7 @@ const char *umh_purpose_list(void);
  */
 enum umh_measured_conf {
 	UMH_CONF_INSTALLED,	/* Debian 12 as installed: systemd as PID 1 */
+	UMH_CONF_INSTALLED_USER,	/* the same, each helper as its own user */
 	UMH_CONF_BUSYBOX,	/* busybox systems: the busybox test guest */
 	UMH_NR_CONFS,
 };
@@ -139,6 +164,7 @@ struct umh_measured {
 	uint64_t kept;
 	const char *note;
 	const char *not_on_debian;
+	const char *user;	/* the user it ran as; NULL: root */
 };
 
 extern const struct umh_measured umh_measured[];
@@ -163,14 +189,22 @@ int umh_path(char *buf, size_t len, const char *root, int purpose,
 bool umh_has_per_purpose(const char *root);
 int umh_bound_read(const char *path, uint64_t *mask);
 int umh_bound_write(const char *path, uint64_t mask);
+int umh_id_read(const char *path, uint32_t *id);
+int umh_id_write(const char *path, uint32_t id);
 int umh_load(const char *root, struct umh_state *st);
 void umh_no_per_purpose(const char *root);
+void umh_no_idents(const char *root);
 int umh_record_load(const char *root, struct umh_record *rec);
 void umh_no_record(const struct umh_record *rec);
 
 /* write.c */
 int umh_write_verify(const char *path, uint64_t mask);
 int umh_narrow(const char *path, uint64_t mask, bool dry_run);
+int umh_id_set(const char *path, bool gid, uint32_t from, uint32_t to,
+	       bool dry_run);
+int umh_write_failed(const char *cmd, const char *undone,
+		     const bool wrote[UMH_NR],
+		     const struct umh_purpose_info *stop);
 
 /* learned.c */
 bool umh_idle(const struct umh_record *rec, int purpose);
@@ -180,6 +214,10 @@ int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
 /* print.c */
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
+char *umh_id_format(bool gid, uint32_t id);
+char *umh_ident_format(const struct umh_ident *id);
+void umh_print_ident(const char *label, const struct umh_ident *id);
+void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR]);
 
 /*
  * opts.c: what a command takes, besides -h and --help, which every
@@ -197,6 +235,8 @@ enum {
 	UMH_TAKES_JSON		= 1 << 8,	/* --json */
 	UMH_TAKES_PURPOSES	= 1 << 9,	/* PURPOSE... */
 	UMH_TAKES_CAPS		= 1 << 10,	/* CAP..., one at least */
+	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,PURPOSE...] */
+	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
 };
 
 struct umh_args;
@@ -225,9 +265,10 @@ struct umh_args {
 	bool cmdline;		/* --cmdline */
 	int purpose;		/* -p PURPOSE; UMH_ALL without it */
 	long count;		/* --count N; -1 without it */
-	bool named;		/* PURPOSE... named some */
+	bool named;		/* PURPOSE... or -p PURPOSE,... named some */
 	bool sel[UMH_NR];	/* the purposes named, or all of them */
 	uint64_t caps;		/* CAP... */
+	const char *ident;	/* USER[:GROUP] */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);
@@ -241,6 +282,7 @@ void umh_print_words(const char *label, const char *words);
 int cmd_show(const struct umh_args *a);
 int cmd_drop(const struct umh_args *a);
 int cmd_keep(const struct umh_args *a);
+int cmd_user(const struct umh_args *a);
 int cmd_learn(const struct umh_args *a);
 int cmd_check(const struct umh_args *a);
 int cmd_policy(const struct umh_args *a);

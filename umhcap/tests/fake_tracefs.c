@@ -9,11 +9,17 @@
  * all it holds, to T/removed-instances/NAME, where the test finds what
  * umhcap left.  With UMHCAP_FAKE_EEXIST set, mkdir fails with EEXIST, as
  * if someone had made an instance of that name first.
+ *
+ * And what a sysctl does that a file of a fake root cannot: with
+ * UMHCAP_FAKE_EPERM set, an open for writing of a path that ends in its
+ * value fails with EPERM, as the kernel refuses whoever opens a bound or
+ * an identity short of what writing it needs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,4 +75,24 @@ int rmdir(const char *path)
 	snprintf(gone, sizeof(gone), "%s/removed-instances/%s", t,
 		 strrchr(path, '/') + 1);
 	return rename(path, gone);
+}
+
+int open(const char *path, int flags, ...)
+{
+	const char *eperm = getenv("UMHCAP_FAKE_EPERM");
+	size_t n = strlen(path), m = eperm ? strlen(eperm) : 0;
+	mode_t mode = 0;
+	va_list ap;
+
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (eperm && (flags & O_ACCMODE) != O_RDONLY && n >= m &&
+	    !strcmp(path + n - m, eperm)) {
+		errno = EPERM;
+		return -1;
+	}
+	return syscall(SYS_openat, AT_FDCWD, path, flags, mode);
 }

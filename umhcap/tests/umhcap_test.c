@@ -10,8 +10,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,8 @@ static const char *const kernel_purposes[] = {
 
 /* The commands, in the order umhcap --help lists them. */
 static const char *const commands[] = {
-	"show", "drop", "keep", "learn", "check", "policy", "export", "trace",
+	"show", "drop", "keep", "user", "learn", "check", "policy", "export",
+	"trace",
 };
 
 struct result {
@@ -249,6 +252,32 @@ static void set_record(const char *root, const char *purpose, uint64_t used,
 	put(root, path, "%llu\n", started);
 }
 
+/* Who the helpers of @purpose run as, in the kernel's format. */
+static void set_ident(const char *root, const char *purpose, uint32_t uid,
+		      uint32_t gid)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), UMH "/%s/uid", purpose);
+	put(root, path, "%u\n", uid);
+	snprintf(path, sizeof(path), UMH "/%s/gid", purpose);
+	put(root, path, "%u\n", gid);
+}
+
+/* A kernel with per-purpose bounds, but no identities. */
+static void no_idents(const char *root)
+{
+	char path[256];
+	size_t i;
+
+	for (i = 0; i < NR_PURPOSES; i++) {
+		snprintf(path, sizeof(path), UMH "/%s/uid", purposes[i]);
+		rm_file(root, path);
+		snprintf(path, sizeof(path), UMH "/%s/gid", purposes[i]);
+		rm_file(root, path);
+	}
+}
+
 /* What umhcap writes: "LOW HIGH\n". */
 static const char *written(uint64_t mask)
 {
@@ -399,6 +428,7 @@ FIXTURE_SETUP(umh)
 	set_record(self->root, NULL, 0, 0);
 	for (i = 0; i < NR_PURPOSES; i++) {
 		set_bound(self->root, purposes[i], full(), full());
+		set_ident(self->root, purposes[i], 0, 0);
 		set_record(self->root, purposes[i], 0, 0);
 	}
 	put(self->root, "proc/cmdline",
@@ -1878,6 +1908,708 @@ TEST_F(umh, export_learned_cmdline)
 		 "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
 		 "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n", f, f);
 	ASSERT_STREQ(want, res.out);
+}
+
+/* ---- user ---- */
+
+/*
+ * A user of this machine's passwd, not root, whose primary group the
+ * group file names: umhcap resolves names with the C library, so the
+ * tests take theirs from it too.  @other: a group of neither root nor
+ * the user.  @stranger: a uid passwd does not know.
+ */
+struct who {
+	char user[64], group[64], other[64];
+	uint32_t uid, gid, other_gid, stranger;
+};
+
+static bool is_number(const char *s)
+{
+	return *s && !s[strspn(s, "0123456789")];
+}
+
+static bool find_who(struct who *w)
+{
+	const struct passwd *pw;
+	const struct group *gr;
+	bool found = false;
+
+	setpwent();
+	while (!found && (pw = getpwent())) {
+		gr = getgrgid(pw->pw_gid);
+		if (!pw->pw_uid || !pw->pw_gid || !gr ||
+		    is_number(pw->pw_name) || is_number(gr->gr_name) ||
+		    strlen(pw->pw_name) >= sizeof(w->user) ||
+		    strlen(gr->gr_name) >= sizeof(w->group))
+			continue;
+		snprintf(w->user, sizeof(w->user), "%s", pw->pw_name);
+		snprintf(w->group, sizeof(w->group), "%s", gr->gr_name);
+		w->uid = pw->pw_uid;
+		w->gid = pw->pw_gid;
+		found = true;
+	}
+	endpwent();
+	setgrent();
+	while (found && (gr = getgrent()))
+		if (gr->gr_gid && gr->gr_gid != w->gid &&
+		    !is_number(gr->gr_name) &&
+		    strlen(gr->gr_name) < sizeof(w->other))
+			break;
+	endgrent();
+	if (!found || !gr)
+		return false;
+	snprintf(w->other, sizeof(w->other), "%s", gr->gr_name);
+	w->other_gid = gr->gr_gid;
+	for (w->stranger = 4242; getpwuid(w->stranger); w->stranger++)
+		;
+	return true;
+}
+
+#define WHO(w)	do {							\
+	ASSERT_TRUE(find_who(&(w)))					\
+		TH_LOG("no user but root, or no group, in this machine's passwd"); \
+} while (0)
+
+/* "user(uid):group(gid)", as show and user print it. */
+static const char *who_str(const struct who *w)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s(%u):%s(%u)", w->user, w->uid, w->group, w->gid);
+	return b;
+}
+
+/* The uid and gid files of @purpose: "uid gid". */
+static const char *ident_of(const char *root, const char *purpose)
+{
+	char rel[2][256], *b = slot_buf();
+
+	snprintf(rel[0], sizeof(rel[0]), UMH "/%s/uid", purpose);
+	snprintf(rel[1], sizeof(rel[1]), UMH "/%s/gid", purpose);
+	snprintf(b, 2048, "%.32s %.32s", get(root, rel[0]), get(root, rel[1]));
+	return b;
+}
+
+/* "uid\n gid\n", as ident_of() reads what umhcap, or the kernel, wrote. */
+static const char *ident(uint32_t uid, uint32_t gid)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%u\n %u\n", uid, gid);
+	return b;
+}
+
+static char *tree(const char *root);
+
+TEST_F(umh, user_by_name)
+{
+	struct who w;
+	char want[256];
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "coredump"));
+	snprintf(want, sizeof(want), "coredump: runs as %s\n", who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	for (i = 0; i < NR_PURPOSES; i++)
+		if (strcmp(purposes[i], "coredump"))
+			ASSERT_STREQ(ident(0, 0),
+				     ident_of(self->root, purposes[i]));
+	/* The bounds are left as they were. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/coredump/bset"));
+	/* A group named: that group, not the user's own. */
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power,coredump",
+			 strcat(strcat(strcpy(want, w.user), ":"), w.other)));
+	ASSERT_STREQ(ident(w.uid, w.other_gid),
+		     ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(w.uid, w.other_gid), ident_of(self->root, "power"));
+	snprintf(want, sizeof(want), "%s(%u):%s(%u)\n", w.user, w.uid,
+		 w.other, w.other_gid);
+	ASSERT_HAS(res.out, want);
+	/* In the order of the purposes, not of -p. */
+	ASSERT_TRUE(strstr(res.out, "coredump: runs as ") == res.out);
+}
+
+TEST_F(umh, user_by_number)
+{
+	char spec[160], want[256];
+	struct who w;
+
+	WHO(w);
+	/* A uid passwd knows: its primary group. */
+	snprintf(spec, sizeof(spec), "%u", w.uid);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "initrd", spec));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "initrd"));
+	snprintf(want, sizeof(want), "initrd: runs as %s\n", who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	/* One it does not know takes a group, by name or by number. */
+	snprintf(spec, sizeof(spec), "%u:%s", w.stranger, w.group);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "initrd", spec));
+	ASSERT_STREQ(ident(w.stranger, w.gid), ident_of(self->root, "initrd"));
+	snprintf(want, sizeof(want), "initrd: runs as %u:%s(%u)\n",
+		 w.stranger, w.group, w.gid);
+	ASSERT_STREQ(want, res.out);
+	snprintf(spec, sizeof(spec), "%s:%u", w.user, w.stranger);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "other", spec));
+	ASSERT_STREQ(ident(w.uid, w.stranger), ident_of(self->root, "other"));
+	snprintf(want, sizeof(want), "other: runs as %s(%u):%u\n", w.user,
+		 w.uid, w.stranger);
+	ASSERT_STREQ(want, res.out);
+}
+
+/* Every purpose, by all. */
+TEST_F(umh, user_all_purposes)
+{
+	struct who w;
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "modprobe,all", w.user));
+	for (i = 0; i < NR_PURPOSES; i++)
+		ASSERT_STREQ(ident(w.uid, w.gid),
+			     ident_of(self->root, purposes[i]));
+	ASSERT_EQ((int)NR_PURPOSES, count_of(res.out, ": runs as "));
+	ASSERT_TRUE(strstr(res.out, "modprobe: runs as ") == res.out);
+}
+
+/* What umhcap user refused, and said; nothing was written. */
+struct refusal {
+	char spec[128];
+	char err[256];
+};
+
+/* A user, group or id that is not there: refused, and nothing written. */
+TEST_F(umh, user_unknown_refused)
+{
+	struct refusal bad[7];
+	char *before, *after;
+	struct who w;
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(NULL, getpwnam("umhcap-no-such-user"));
+	ASSERT_EQ(NULL, getgrnam("umhcap-no-such-group"));
+	bad[0] = (struct refusal){ "umhcap-no-such-user",
+		"umhcap: unknown user \"umhcap-no-such-user\": this machine's passwd has no such user; give a user it knows (getent passwd), or a uid\n" };
+	snprintf(bad[1].spec, sizeof(bad[1].spec), "umhcap-no-such-user:%s",
+		 w.group);
+	strcpy(bad[1].err, bad[0].err);
+	snprintf(bad[2].spec, sizeof(bad[2].spec), "%s:umhcap-no-such-group",
+		 w.user);
+	strcpy(bad[2].err, "umhcap: unknown group \"umhcap-no-such-group\": this machine's group file has no such group; give a group it knows (getent group), or a gid\n");
+	snprintf(bad[3].spec, sizeof(bad[3].spec), "%u", w.stranger);
+	snprintf(bad[3].err, sizeof(bad[3].err), "umhcap: uid %u is in no passwd entry, so it has no primary group: name one, %u:GROUP\n",
+		 w.stranger, w.stranger);
+	/* (u32)-1 is no id, and the kernel refuses it. */
+	bad[4] = (struct refusal){ "4294967295",
+		"umhcap: bad user \"4294967295\": an id is a number below 4294967295\n" };
+	bad[5] = (struct refusal){ "99999999999:0",
+		"umhcap: bad user \"99999999999\": an id is a number below 4294967295\n" };
+	bad[6] = (struct refusal){ "0:4294967295",
+		"umhcap: bad group \"4294967295\": an id is a number below 4294967295\n" };
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(2, RUN(self->root, "user", "-p", "modprobe,coredump",
+				 bad[i].spec))
+			TH_LOG("%s", bad[i].spec);
+		strcat(bad[i].err, "umhcap: user: nothing was written\n");
+		EXPECT_STREQ(bad[i].err, res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* How user is used: one line, and nothing written. */
+TEST_F(umh, user_usage)
+{
+	static const char *const runs[][5] = {
+		{ "user", "daemon" },
+		{ "user", "-p", "coredump" },
+		{ "user", "-p", "coredump", "daemon", "root" },
+		{ "user", "-p", "coredump", "daemon:" },
+		{ "user", "-p", "coredump", ":daemon" },
+		{ "user", "-p", "coredump", "" },
+		{ "user", "-p", "coredump,bogus", "daemon" },
+		{ "user", "-p", "coredump,,power", "daemon" },
+	};
+	static const char *const errs[] = {
+		"umhcap: name the purposes with -p; usage: umhcap user -p PURPOSE[,PURPOSE...] [-n] USER[:GROUP]\n",
+		"umhcap: name a user; usage: umhcap user ",
+		"umhcap: unexpected argument \"root\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \"daemon:\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \":daemon\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \"\"; usage: umhcap user ",
+		"umhcap: unknown purpose \"bogus\"; valid: all modprobe ",
+		"umhcap: unknown purpose \"\"; valid: all modprobe ",
+	};
+	char *before, *after;
+	size_t i;
+
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		EXPECT_EQ(2, run_argv(self->root, true, (const char **)runs[i]))
+			TH_LOG("run %zu", i);
+		EXPECT_EQ(0, strncmp(res.err, errs[i], strlen(errs[i])))
+			TH_LOG("run %zu: want \"%s\" at the start of: %s", i,
+			       errs[i], res.err);
+		EXPECT_EQ(1, count_of(res.err, "\n")) TH_LOG("%s", res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * -n: the files, in the order they would be written, and nothing
+ * written.  Away from root the gid first; back to root the uid first.
+ */
+TEST_F(umh, user_dry_run_writes_nothing)
+{
+	char *before, *after, want[2 * PATH_MAX];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "power", w.uid, w.gid);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-n", "-p", "coredump,power",
+			 w.user));
+	snprintf(want, sizeof(want),
+		 "would write \"%u\" to %s/" UMH "/coredump/gid\n"
+		 "would write \"%u\" to %s/" UMH "/coredump/uid\n"
+		 "coredump: would run as %s\n"
+		 "power: would run as %s already; unchanged\n",
+		 w.gid, self->root, w.uid, self->root, who_str(&w),
+		 who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "user", "--dry-run", "-p", "power",
+			 "root"));
+	snprintf(want, sizeof(want),
+		 "would write \"0\" to %s/" UMH "/power/uid\n"
+		 "would write \"0\" to %s/" UMH "/power/gid\n"
+		 "power: would run as root\n", self->root, self->root);
+	ASSERT_STREQ(want, res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * The order of the writes, seen where the second fails: away from root
+ * the gid is written and the uid is not; back to root, the uid and not
+ * the gid.  Exit 3, and what was written is named.
+ */
+TEST_F(umh, user_write_order)
+{
+	struct who w;
+
+	WHO(w);
+	read_only(self->root, UMH "/coredump/uid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "coredump"));
+	ASSERT_HAS(res.err, "/" UMH "/coredump/uid: Permission denied\n");
+	ASSERT_HAS(res.err, "umhcap: user stopped at coredump, after writing to: coredump (in part); the purposes after coredump were not changed\n");
+	ASSERT_STREQ("", res.out);
+
+	set_ident(self->root, "power", w.uid, w.gid);
+	read_only(self->root, UMH "/power/gid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "power", "root"));
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "power"));
+	ASSERT_HAS(res.err, "/" UMH "/power/gid: Permission denied\n");
+	ASSERT_HAS(res.err, "stopped at power, after writing to: power (in part);");
+}
+
+/* Back to root, by name and by number; what is already so is not written. */
+TEST_F(umh, user_back_to_root)
+{
+	char *before, *after, want[256];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "uevent", w.uid, 0);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump,uevent", "root"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "uevent"));
+	ASSERT_STREQ("coredump: runs as root\nuevent: runs as root\n", res.out);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "0"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	/* What is already so: nothing to write. */
+	set_ident(self->root, "power", w.uid, w.gid);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "root:0"));
+	ASSERT_STREQ("coredump: runs as root already; unchanged\n", res.out);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power", w.user));
+	snprintf(want, sizeof(want), "power: runs as %s already; unchanged\n",
+		 who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* A purpose that fails stops the rest; those before it were written. */
+TEST_F(umh, user_partial_failure)
+{
+	struct who w;
+
+	WHO(w);
+	read_only(self->root, UMH "/coredump/gid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "modprobe,coredump,power",
+			 w.user));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "modprobe"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "power"));
+	ASSERT_HAS(res.err, "umhcap: user stopped at coredump, after writing to: modprobe; the purposes after coredump were not changed\n");
+	ASSERT_HAS(res.out, "modprobe: runs as ");
+	ASSERT_LACKS(res.out, "power");
+	/* The first write fails: nothing was written. */
+	read_only(self->root, UMH "/coredump/gid");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+}
+
+/*
+ * EPERM, as the kernel refuses: what the write needs, and what this
+ * process lacks of it.  Away from root: cap_setpcap, cap_sys_module and
+ * cap_setuid (cap_setgid for the gid); back to root, every capability.
+ */
+TEST_F(umh, user_eperm_explained)
+{
+	char want[PATH_MAX + 256];
+	struct who w;
+
+	WHO(w);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/coredump/uid", 1));
+	drop_caps = B(CAP_SETUID);
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "coredump", w.user));
+	snprintf(want, sizeof(want), "umhcap: cannot write %s/" UMH
+		 "/coredump/uid: Operation not permitted; needs cap_setuid, cap_setpcap, cap_sys_module, and this process lacks cap_setuid in its effective set; run as root with full capabilities\n",
+		 self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "coredump"));
+	/* Held, but refused: the user namespace is to blame. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "/coredump/uid: Operation not permitted; needs cap_setuid, cap_setpcap, cap_sys_module, which this process holds in its effective set, but not in the initial user namespace: run outside any container or user namespace\n");
+
+	/* Back to root: every capability. */
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	drop_caps = B(CAP_SETUID);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "root"));
+	ASSERT_HAS(res.err, "/coredump/uid: Operation not permitted; needs every capability, and this process lacks ");
+	ASSERT_HAS(res.err, "cap_setuid");
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "coredump"));
+
+	/* The gid, moved away from root: cap_setgid. */
+	set_ident(self->root, "coredump", 0, 0);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/coredump/gid", 1));
+	drop_caps = B(CAP_SETGID) | B(CAP_SYS_MODULE);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "/coredump/gid: Operation not permitted; needs cap_setgid, cap_setpcap, cap_sys_module, and this process lacks cap_setgid, cap_sys_module in its effective set;");
+}
+
+/* A bound, as drop writes it: what narrowing needs. */
+TEST_F(umh, drop_eperm_explained)
+{
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/modprobe/bset", 1));
+	drop_caps = B(CAP_SETPCAP);
+	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "modprobe", "cap_chown"));
+	ASSERT_HAS(res.err, "/modprobe/bset: Operation not permitted; needs cap_setpcap, cap_sys_module, and this process lacks cap_setpcap in its effective set; run as root with full capabilities\n");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+/* A kernel without identities: said plainly, and nothing written. */
+TEST_F(umh, user_without_idents)
+{
+	char *before, *after, want[PATH_MAX + 256];
+
+	no_idents(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+	snprintf(want, sizeof(want), "umhcap: no identities in this kernel (no %s/" UMH
+		 "/modprobe/uid): its helpers run as root, and cannot run as another user; boot a kernel with usermodehelper identities (<purpose>/uid and gid)\n"
+		 "umhcap: user: nothing was written\n", self->root);
+	ASSERT_STREQ(want, res.err);
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(after);
+	/* show says so, and shows no identity. */
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	snprintf(want, sizeof(want), "\nno identities in this kernel (no %s/" UMH
+		 "/modprobe/uid):\nevery helper runs as root.\n", self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_LACKS(res.out, "runs as:");
+	ASSERT_EQ(0, RUN(self->root, "--json", "show"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "\n  ],\"identities\":null\n}\n");
+	/* Without per-purpose bounds, neither. */
+	unpatch(self->root);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+	ASSERT_HAS(res.err, "umhcap: no identities in this kernel (no ");
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	ASSERT_HAS(res.out, "no identities in this kernel");
+	free(before);
+}
+
+/* An id file that is not a decimal id: an error, and nothing written. */
+TEST_F(umh, ident_malformed)
+{
+	static const char *const bad[] = {
+		"abc\n", "", "-1\n", "4294967295\n", "1 2\n", "0x10\n",
+	};
+	char *before, *after, want[PATH_MAX + 128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		put(self->root, UMH "/power/gid", "%s", bad[i]);
+		before = tree(self->root);
+		snprintf(want, sizeof(want), "umhcap: cannot parse %s/" UMH
+			 "/power/gid: unexpected content \"%.*s\"; expected a decimal id\n",
+			 self->root, (int)strcspn(bad[i], "\n"), bad[i]);
+		EXPECT_EQ(2, RUN(self->root, "show"));
+		EXPECT_STREQ(want, res.err);
+		EXPECT_EQ(2, RUN(self->root, "export", "--sysctl"));
+		EXPECT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+		ASSERT_HAS(res.err, want);
+		ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+		after = tree(self->root);
+		EXPECT_STREQ(before, after);
+		free(before);
+		free(after);
+	}
+	/* The largest id the kernel takes is one. */
+	set_ident(self->root, "power", 4294967294U, 4294967294U);
+	ASSERT_EQ(0, RUN(self->root, "show", "power"));
+	ASSERT_HAS(res.out, "  runs as:     4294967294:4294967294\n");
+}
+
+/* show: who each purpose's helpers run as, below its bounds. */
+TEST_F(umh, show_identity)
+{
+	char want[512];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "initrd", w.stranger, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	snprintf(want, sizeof(want), "coredump:\n"
+		 "  bset:        all\n"
+		 "  inheritable: all\n"
+		 "  ceiling:     all\n"
+		 "  runs as:     %s\n"
+		 "uevent:\n", who_str(&w));
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "modprobe:\n  bset:        all\n  inheritable: all\n"
+			    "  ceiling:     all\n  runs as:     root\ncoredump:\n");
+	snprintf(want, sizeof(want), "  runs as:     %u:%s(%u)\n", w.stranger,
+		 w.group, w.gid);
+	ASSERT_HAS(res.out, want);
+	/* The global bound has no identity: every helper gets it. */
+	ASSERT_HAS(res.out, "  ceiling:     all\nmodprobe:\n");
+	ASSERT_EQ(8, count_of(res.out, "  runs as:"));
+	ASSERT_HAS(res.out, "\nFor a purpose that runs as a user (umhcap user), the ceiling is also\n");
+	ASSERT_LACKS(res.out, "no identities");
+	/* uid 0 with a group: still root, shown with both. */
+	set_ident(self->root, "power", 0, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "show", "power"));
+	snprintf(want, sizeof(want), "  runs as:     root(0):%s(%u)\n", w.group,
+		 w.gid);
+	ASSERT_HAS(res.out, want);
+}
+
+/* As a user, a helper gets only what the inheritable bounds leave too. */
+TEST_F(umh, show_ceiling_as_user)
+{
+	struct who w;
+
+	WHO(w);
+	set_bound(self->root, NULL, full(), full() & ~B(CAP_KILL));
+	set_bound(self->root, "coredump", full(), B(CAP_CHOWN) | B(CAP_KILL));
+	ASSERT_EQ(0, RUN(self->root, "show", "coredump"));
+	ASSERT_HAS(res.out, "  ceiling:     all\n");
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "show", "coredump"));
+	ASSERT_HAS(res.out, "  ceiling:     cap_chown\n");
+	/* A group alone leaves the helper root. */
+	set_ident(self->root, "coredump", 0, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "show", "coredump"));
+	ASSERT_HAS(res.out, "  ceiling:     all\n");
+}
+
+TEST_F(umh, show_json_identities)
+{
+	struct who w;
+	char want[256];
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "--json", "show", "all", "coredump",
+			 "power"));
+	ASSERT_JSON(res.out);
+	snprintf(want, sizeof(want), "\n  ],\"identities\":{\n"
+		 "    \"coredump\":{\"uid\":%u,\"gid\":%u},\n"
+		 "    \"power\":{\"uid\":0,\"gid\":0}\n  }\n}\n",
+		 w.uid, w.gid);
+	ASSERT_HAS(res.out, want);
+	ASSERT_LACKS(res.out, "\"all\":{");
+	ASSERT_EQ(0, RUN(self->root, "--json", "show", "all"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "],\"identities\":{\n  }\n}\n");
+}
+
+/* ---- export, with identities ---- */
+
+/* The sysctl lines of a bound, global when @p is NULL. */
+static int bound_lines(char *buf, size_t len, const char *p, uint64_t bset,
+		       uint64_t inh)
+{
+	return snprintf(buf, len,
+			"kernel.usermodehelper%s%s.bset = %u\t%u\n"
+			"kernel.usermodehelper%s%s.inheritable = %u\t%u\n",
+			p ? "." : "", p ? p : "", (uint32_t)bset,
+			(uint32_t)(bset >> 32), p ? "." : "", p ? p : "",
+			(uint32_t)inh, (uint32_t)(inh >> 32));
+}
+
+/* The gid and uid of a purpose not root, before its bounds. */
+TEST_F(umh, export_identity_sysctl)
+{
+	char want[4096];
+	struct who w;
+	size_t i;
+	int n;
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "initrd", 0, w.other_gid);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	n = bound_lines(want, sizeof(want), NULL, full(), full());
+	for (i = 0; i < NR_PURPOSES; i++) {
+		if (!strcmp(purposes[i], "coredump"))
+			n += snprintf(want + n, sizeof(want) - n,
+				      "kernel.usermodehelper.coredump.gid = %u\n"
+				      "kernel.usermodehelper.coredump.uid = %u\n",
+				      w.gid, w.uid);
+		if (!strcmp(purposes[i], "initrd"))
+			n += snprintf(want + n, sizeof(want) - n,
+				      "kernel.usermodehelper.initrd.gid = %u\n"
+				      "kernel.usermodehelper.initrd.uid = 0\n",
+				      w.other_gid);
+		n += bound_lines(want + n, sizeof(want) - n, purposes[i],
+				 full(), full());
+	}
+	ASSERT_STREQ(want, res.out);
+}
+
+/* Before the bounds, as all root would print them: gid=, then uid=. */
+TEST_F(umh, export_identity_cmdline)
+{
+	char want[256], *bounds;
+	struct who w;
+
+	WHO(w);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	bounds = strdup(res.out);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "other", w.stranger, w.other_gid);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	snprintf(want, sizeof(want),
+		 "usermodehelper.gid=coredump:%u,other:%u "
+		 "usermodehelper.uid=coredump:%u,other:%u ",
+		 w.gid, w.other_gid, w.uid, w.stranger);
+	ASSERT_EQ(0, strncmp(want, res.out, strlen(want))) TH_LOG("%s", res.out);
+	ASSERT_STREQ(bounds, res.out + strlen(want));
+	free(bounds);
+}
+
+/* Every purpose root: export as on a kernel without identities. */
+TEST_F(umh, export_all_root_unchanged)
+{
+	static const char *const forms[] = { "--sysctl", "--cmdline" };
+	char *with[2];
+	size_t f;
+
+	learn_scene(self->root);
+	for (f = 0; f < ARRAY_SIZE(forms); f++) {
+		ASSERT_EQ(0, RUN(self->root, "export", forms[f]));
+		with[f] = strdup(res.out);
+		ASSERT_LACKS(res.out, "uid");
+		ASSERT_LACKS(res.out, "gid");
+	}
+	no_idents(self->root);
+	for (f = 0; f < ARRAY_SIZE(forms); f++) {
+		ASSERT_EQ(0, RUN(self->root, "export", forms[f]));
+		ASSERT_STREQ(with[f], res.out);
+		free(with[f]);
+	}
+}
+
+/* export --learned: the bounds learned, the identities as they are. */
+TEST_F(umh, export_learned_identity)
+{
+	char want[512];
+	struct who w;
+
+	WHO(w);
+	learn_scene(self->root);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
+		 "kernel.usermodehelper.coredump.gid = %u\n"
+		 "kernel.usermodehelper.coredump.uid = %u\n"
+		 "kernel.usermodehelper.coredump.bset = 3\t0\n", w.gid, w.uid);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	snprintf(want, sizeof(want),
+		 "usermodehelper.gid=coredump:%u usermodehelper.uid=coredump:%u "
+		 "usermodehelper.bset=all:", w.gid, w.uid);
+	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
+}
+
+/* learn: who a purpose's helpers run as, when not root. */
+TEST_F(umh, learn_shows_identity)
+{
+	char want[512];
+	struct who w;
+
+	WHO(w);
+	learn_scene(self->root);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "learn"));
+	snprintf(want, sizeof(want),
+		 "coredump: 2 helpers started since boot\n"
+		 "  runs as:     %s\n"
+		 "  used:        cap_chown, cap_dac_override\n", who_str(&w));
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n"
+			    "  used:        cap_sys_module\n");
+	ASSERT_EQ(1, count_of(res.out, "  runs as:"));
+	ASSERT_HAS(res.out, "\nruns as: the user and group a purpose's helpers run as now");
+	ASSERT_EQ(0, RUN(self->root, "learn", "--json", "coredump"));
+	ASSERT_JSON(res.out);
+	snprintf(want, sizeof(want), "\n  ],\"identities\":{\n"
+		 "    \"coredump\":{\"uid\":%u,\"gid\":%u}\n  }\n}\n",
+		 w.uid, w.gid);
+	ASSERT_HAS(res.out, want);
+	/* --apply narrows the bounds, and leaves the identity. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	ASSERT_STREQ(written(CD_USED), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "coredump"));
 }
 
 /* ---- check, with the record ---- */
@@ -3375,6 +4107,12 @@ TEST_F(umh, policy_prints_the_table)
 		ASSERT_STREQ(fmt(m->caps), cell[5]);
 		ASSERT_EQ(0, memcmp(col, hcol, sizeof(col)));
 		/* Its notes, named by purpose and configuration. */
+		if (m->user) {
+			snprintf(want, sizeof(want), "\n  %s (%s): ran as %s\n",
+				 kernel_purposes[m->purpose],
+				 umh_measured_conf_name(m->conf), m->user);
+			ASSERT_HAS(res.out, want);
+		}
 		if (m->note) {
 			snprintf(want, sizeof(want), "\n  %s (%s): kept: %s: %s\n",
 				 kernel_purposes[m->purpose],
@@ -3389,7 +4127,7 @@ TEST_F(umh, policy_prints_the_table)
 				 m->not_on_debian);
 			ASSERT_HAS(res.out, want);
 		}
-		notes |= m->note || m->not_on_debian;
+		notes |= m->user || m->note || m->not_on_debian;
 	}
 	ASSERT_EQ('\n', strchr(line, '\n')[1]);
 	if (notes)
@@ -4799,6 +5537,7 @@ static const char *const *cmd_args(const char *cmd)
 	} args[] = {
 		{ "drop", { "-p", "modprobe", "cap_chown" } },
 		{ "keep", { "-p", "modprobe", "cap_chown" } },
+		{ "user", { "-p", "modprobe", "1:1" } },
 		{ "learn", { "--apply" } },
 		{ "export", { "--sysctl" } },
 		{ "trace", { "--count", "1" } },
@@ -4857,6 +5596,7 @@ TEST_F(umh, every_command_answers_help)
 		if (!strcmp(commands[i], "show") ||
 		    !strcmp(commands[i], "drop") ||
 		    !strcmp(commands[i], "keep") ||
+		    !strcmp(commands[i], "user") ||
 		    !strcmp(commands[i], "learn")) {
 			purposes_at = strstr(res.out, "\npurposes: ");
 			ASSERT_NE(NULL, purposes_at) TH_LOG("%s", commands[i]);
@@ -4871,6 +5611,8 @@ TEST_F(umh, every_command_answers_help)
 	ASSERT_EQ(0, RUN(self->root, "drop", "--help"));
 	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
 	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
+	ASSERT_EQ(0, RUN(self->root, "user", "--help"));
 	ASSERT_HAS(res.out, "\n  -n, --dry-run ");
 	ASSERT_EQ(0, RUN(self->root, "learn", "--help"));
 	ASSERT_HAS(res.out, "\n       umhcap learn --apply [-n] ");
@@ -4980,6 +5722,7 @@ TEST_F(umh, valid_lists_every_purpose)
 		{ "learn", "--apply", "bogus" },
 		{ "drop", "-p", "bogus", "cap_chown" },
 		{ "keep", "-p", "bogus", "cap_chown" },
+		{ "user", "-p", "coredump,bogus", "1:1" },
 	};
 	char want[256] = "umhcap: unknown purpose \"bogus\"; valid: all";
 	char *before, *after, *valid;
