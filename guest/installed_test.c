@@ -41,10 +41,19 @@
  *    capability of each purpose named; a job of the purpose must fail
  *    exactly when the table lists the capability, unless the table says
  *    why it keeps it.
+ *
+ * With UMH_INSTALLED_IDENT=1 as well, the helpers of each purpose run as
+ * a system user of their own (kernel.usermodehelper.<purpose>.uid and
+ * .gid): systemd-coredump's own, and users the disk was given with
+ * adduser --system for the others.  The learning boot gives them their
+ * users with "umhcap user", the further boots from the command line, and
+ * the table is its rows of Debian as installed with helpers as their own
+ * users.
  */
 
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -327,16 +336,25 @@ static const struct job jobs[] = {
 
 #define NR_JOBS (sizeof(jobs) / sizeof(jobs[0]))
 
-/* The purposes this test judges, power last. */
+/*
+ * The purposes this test judges, power last, and the user each runs as
+ * with UMH_INSTALLED_IDENT=1.  Power cannot do its job as any user but
+ * root (see power_as_user()): it is tried as its user, then left root.
+ */
 static const struct {
 	enum umh_purpose id;
 	const char *name;
+	const char *user;
+	bool root_only;
 } purposes[] = {
-	{ UMH_MODPROBE, "modprobe" },
-	{ UMH_COREDUMP, "coredump" },
-	{ UMH_REQUEST_KEY, "request_key" },
-	{ UMH_POWER, "power" },
+	{ UMH_MODPROBE, "modprobe", "umh-modprobe", false },
+	{ UMH_COREDUMP, "coredump", "systemd-coredump", false },
+	{ UMH_REQUEST_KEY, "request_key", "umh-request-key", false },
+	{ UMH_POWER, "power", "umh-power", true },
 };
+
+/* UMH_INSTALLED_IDENT=1: each purpose's helpers as their own user */
+static bool ident;
 
 #define NR_JUDGED (sizeof(purposes) / sizeof(purposes[0]))
 
@@ -351,10 +369,20 @@ static int purpose_lookup(const char *name)
 	return -1;
 }
 
-/* The busybox rows of the table are another system's. */
+/*
+ * The busybox rows of the table are another system's.  With
+ * UMH_INSTALLED_IDENT=1, the rows of helpers as their own users, but for
+ * a purpose that stays root.
+ */
 static const struct umh_measured *table(enum umh_purpose id)
 {
-	return umh_measured_find(id, UMH_CONF_INSTALLED);
+	bool as_user = ident;
+
+	for (size_t i = 0; i < NR_JUDGED; i++)
+		if (purposes[i].id == id && purposes[i].root_only)
+			as_user = false;
+	return umh_measured_find(id, as_user ? UMH_CONF_INSTALLED_USER :
+				 UMH_CONF_INSTALLED);
 }
 
 static void do_job(const struct job *j, const char *bounds)
@@ -362,14 +390,107 @@ static void do_job(const struct job *j, const char *bounds)
 	char why[512] = "";
 	int ret = j->fn(why, sizeof(why));
 
-	ksft_test_result(!ret, "%s: %s, %s%s%s\n", j->purpose, j->what,
-			 bounds, ret ? ": " : "", why);
+	ksft_test_result(!ret, "%s: %s, %s%s%s%s\n", j->purpose, j->what,
+			 bounds, ident ? ", as its own user" : "",
+			 ret ? ": " : "", why);
+}
+
+/* The uid and gid of @user, or -1. */
+static int user_ids(const char *user, unsigned int *uid, unsigned int *gid)
+{
+	struct passwd *pw = getpwnam(user);
+
+	if (!pw)
+		return -1;
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+	return 0;
+}
+
+/* The identity each purpose has now; -1 if one cannot be read. */
+static int read_ident(const char *purpose, unsigned int *uid, unsigned int *gid)
+{
+	char path[PATH_MAX], text[32];
+
+	snprintf(path, sizeof(path), UMH_SYSCTL_DIR "/%s/uid", purpose);
+	if (read_text(path, text, sizeof(text)) < 0)
+		return -1;
+	*uid = strtoul(text, NULL, 10);
+	snprintf(path, sizeof(path), UMH_SYSCTL_DIR "/%s/gid", purpose);
+	if (read_text(path, text, sizeof(text)) < 0)
+		return -1;
+	*gid = strtoul(text, NULL, 10);
+	return 0;
+}
+
+/*
+ * UMH_INSTALLED_IDENT=1: each judged purpose runs as its user.  The
+ * learning boot gives it with umhcap, as an administrator would; the
+ * further boots had it from the command line, which is checked.
+ */
+static int set_idents(bool from_boot)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < NR_JUDGED; i++) {
+		unsigned int uid, gid, kuid = 0, kgid = 0;
+		char cmd[256];
+
+		if (purposes[i].root_only)
+			continue;
+		if (user_ids(purposes[i].user, &uid, &gid)) {
+			ksft_print_msg("no user %s\n", purposes[i].user);
+			ret = -1;
+			continue;
+		}
+		snprintf(cmd, sizeof(cmd), UMHCAP " user -p %s %s",
+			 purposes[i].name, purposes[i].user);
+		if (!from_boot && system(cmd)) {
+			ksft_print_msg("%s failed\n", cmd);
+			ret = -1;
+		}
+		if (read_ident(purposes[i].name, &kuid, &kgid) ||
+		    kuid != uid || kgid != gid) {
+			ksft_print_msg("%s: helpers run as %u:%u, not %s (%u:%u)\n",
+				       purposes[i].name, kuid, kgid,
+				       purposes[i].user, uid, gid);
+			ret = -1;
+			continue;
+		}
+		ksft_print_msg("%s: helpers run as %s (%u:%u)\n",
+			       purposes[i].name, purposes[i].user, uid, gid);
+	}
+	return ret;
+}
+
+/* The kernel parameters that give each judged purpose its user. */
+static void ident_params(char *out, size_t n)
+{
+	char uids[256] = "", gids[256] = "";
+
+	*out = '\0';
+	if (!ident)
+		return;
+	for (size_t i = 0; i < NR_JUDGED; i++) {
+		unsigned int uid = 0, gid = 0;
+
+		if (!purposes[i].root_only)
+			user_ids(purposes[i].user, &uid, &gid);
+		snprintf(uids + strlen(uids), sizeof(uids) - strlen(uids),
+			 "%s%s:%u", i ? "," : "", purposes[i].name, uid);
+		snprintf(gids + strlen(gids), sizeof(gids) - strlen(gids),
+			 "%s%s:%u", i ? "," : "", purposes[i].name, gid);
+	}
+	snprintf(out, n, " usermodehelper.uid=%s usermodehelper.gid=%s UMH_INSTALLED_IDENT=1",
+		 uids, gids);
 }
 
 /*
  * What used each capability, from the trace of umh_capable events: the
  * program, once per capability, so that a capability in a learned set
- * can be traced to its caller.  The trace is emptied.
+ * can be traced to its caller; and each check refused, so that a job
+ * that fails can be traced to the check that failed it.  The trace is
+ * emptied.
  */
 static void show_users(void)
 {
@@ -387,16 +508,16 @@ static void show_users(void)
 		/* A check that is not audited is not counted either. */
 		if (!p || sscanf(p, "umh_capable: purpose=%31s pid=%*d comm=\"%31[^\"]\" uid=%*u cap=%d noaudit=%d ret=%d",
 				 purpose, comm, &cap, &noaudit, &ret) != 5 ||
-		    ret || noaudit)
+		    noaudit)
 			continue;
-		snprintf(key, sizeof(key), "%s %s %s", purpose, comm,
-			 cap_to_name(cap));
+		snprintf(key, sizeof(key), "%s: %s %s %s", ret ? "refused" : "used",
+			 purpose, comm, cap_to_name(cap));
 		for (i = 0; i < nseen && strcmp(seen[i], key); i++)
 			;
 		if (i < nseen || nseen == 64)
 			continue;
 		strcpy(seen[nseen++], key);
-		ksft_print_msg("used: %s\n", key);
+		ksft_print_msg("%s\n", key);
 	}
 	fclose(f);
 	fd = open(TRACE, O_WRONLY | O_TRUNC);
@@ -549,8 +670,10 @@ static void power(const char *how, const char *bounds, bool must_fail)
 	end = now_ms() + deadline_ms() * 3;
 	while (now_ms() < end)
 		usleep(100000);
-	/* Still here: the helper did not get PID 1 to do it. */
+	/* Still here: the helper did not get PID 1 to do it.  Why: */
 	unlink(MARK);
+	show_users();
+	show_output("journalctl -b -q --no-pager -o short-monotonic -n 20 _COMM=systemctl + _COMM=systemd-logind + _COMM=dbus-daemon");
 	ksft_test_result(must_fail, "power: orderly_%s(), %s: the machine is still up\n",
 			 how, bounds);
 }
@@ -578,8 +701,10 @@ static void table_bounds(char *bounds, size_t n)
 static void name_boots(void)
 {
 	unsigned long long used[NR_JUDGED];
-	char bounds[512];
+	char bounds[512], idp[640];
 	int most = 0;
+
+	ident_params(idp, sizeof(idp));
 
 	for (size_t i = 0; i < NR_JUDGED; i++) {
 		if (read_bound(purposes[i].name, "used", &used[i]))
@@ -608,14 +733,14 @@ static void name_boots(void)
 					",%s:%#llx", purposes[i].name, b);
 		}
 		if (!k) {
-			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=bounded\n",
-			       bounds, bounds);
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=bounded%s\n",
+			       bounds, bounds, idp);
 			table_bounds(bounds, sizeof(bounds));
-			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=table\n",
-			       bounds, bounds);
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED=table%s\n",
+			       bounds, bounds, idp);
 		} else {
-			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED_MINUS=%s\n",
-			       bounds, bounds, minus);
+			printf("# umhcap-installed-boot: usermodehelper.bset=%s usermodehelper.inheritable=%s UMH_INSTALLED_MINUS=%s%s\n",
+			       bounds, bounds, minus, idp);
 		}
 	}
 }
@@ -633,17 +758,48 @@ static int shutdown_hook(const char *how)
 		bool ok;
 
 		ok = !strcmp(mhow, how) && started("power") > before;
-		printf("%s %d power: orderly_%s() ran /sbin/%s, and PID 1 %s the machine, %s%s\n",
+		printf("%s %d power: orderly_%s() ran /sbin/%s, and PID 1 %s the machine, %s%s%s\n",
 		       ok != (bool)must_fail ? "ok" : "not ok", num, mhow,
 		       mhow, !strcmp(how, "reboot") ? "rebooted" : "powered off",
-		       bounds, ok ? "" : ": not through the helper");
+		       bounds, ident && !strstr(bounds, " as ") ?
+		       ", as root" : "",
+		       ok ? "" : ": not through the helper");
 		show_users();
-		if (!strcmp(bounds, "open bounds"))
+		if (!strcmp(bounds, "open bounds") ||
+		    !strcmp(bounds, "open bounds, as root"))
 			name_boots();
 	}
 	printf("# umhcap-guest: done\n");
 	fflush(stdout);
 	return 0;
+}
+
+/*
+ * Power as its own user, with every capability: /sbin/poweroff is
+ * systemctl, which as any user but root asks logind over D-Bus, and
+ * logind lets a caller power off only through polkit or as uid 0 (it
+ * does not trust capabilities it reads from /proc).  The machine must
+ * stay up; the same command run as that user says why.  Then power is
+ * root again, for good.
+ */
+static void power_as_user(void)
+{
+	const char *user = purposes[NR_JUDGED - 1].user;
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), UMHCAP " user -p power %s", user);
+	if (system(cmd)) {
+		ksft_test_result_fail("power: %s failed\n", cmd);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "open bounds, as %s", user);
+	power("poweroff", cmd, true);
+	snprintf(cmd, sizeof(cmd),
+		 "setpriv --reuid=%s --regid=%s --clear-groups --inh-caps=+all --ambient-caps=+all /sbin/poweroff 2>&1; echo exit $?",
+		 user, user);
+	show_output(cmd);
+	if (system(UMHCAP " user -p power root"))
+		ksft_print_msg("umhcap user -p power root failed\n");
 }
 
 /* Learning: open, learned, the table; power names the further boots. */
@@ -653,7 +809,7 @@ static void learn(int unmeasured)
 	unsigned long long used[NR_JUDGED], b;
 	bool same = true, within = true, runs = true;
 
-	ksft_set_plan(3 * NR_JOBS + 6);
+	ksft_set_plan(3 * NR_JOBS + 6 + ident);
 	ksft_test_result(!unmeasured, "every helper the plain boot started has a row of Debian as installed\n");
 	for (size_t i = 0; i < NR_JOBS; i++) {
 		do_job(&jobs[i], "open bounds");
@@ -699,7 +855,12 @@ static void learn(int unmeasured)
 	ksft_test_result(within, "bounded to the measured table, within what was used\n");
 	for (size_t i = 0; i < NR_JOBS; i++)
 		do_job(&jobs[i], "bounded to the measured table");
-	power("poweroff", "open bounds", false);
+	if (ident) {
+		power_as_user();
+		power("poweroff", "open bounds, as root", false);
+	} else {
+		power("poweroff", "open bounds", false);
+	}
 }
 
 /*
@@ -804,6 +965,7 @@ int main(int argc, char **argv)
 {
 	const char *minus_list, *mode;
 	int unmeasured = 0;
+	bool from_boot;
 
 	if (argc == 2 && !strcmp(argv[1], "crash")) {
 		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -811,6 +973,9 @@ int main(int argc, char **argv)
 		raise(SIGSEGV);
 		return 1;
 	}
+	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	ident = param("UMH_INSTALLED_IDENT") &&
+		!strcmp(param("UMH_INSTALLED_IDENT"), "1");
 	if (argc == 3 && !strcmp(argv[1], "shutdown"))
 		return shutdown_hook(argv[2]);
 	if (argc != 1) {
@@ -818,15 +983,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	/* param() returns its own buffer: copy what is kept. */
+	from_boot = param("usermodehelper.uid");
 	minus_list = param("UMH_INSTALLED_MINUS");
+	minus_list = minus_list ? strdup(minus_list) : NULL;
 	mode = param("UMH_INSTALLED");
+	mode = mode ? strdup(mode) : NULL;
 	ksft_print_header();
 	wait_running();
 	show_versions();
 	if (!minus_list && !mode)
 		unmeasured = boot_helpers();
-	if (setup()) {
+	if (setup() || (ident && set_idents(from_boot))) {
 		/* The machine goes down either way: see below. */
 		printf("Bail out! setup failed\n");
 		fflush(stdout);

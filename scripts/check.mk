@@ -122,7 +122,7 @@ installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/bzImage.installed)" \
 	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
 ifneq ($(INSTALLED),)
 STEPS += debian-root kernel-installed installed-disk boot-installed \
-	boot-installed-more
+	boot-installed-more boot-installed-ident boot-installed-ident-more
 debian-root:
 	$(STEP) --needed debian-root $(S)/installed.sh root
 kernel-installed: make-kernel
@@ -136,12 +136,21 @@ boot-installed: installed-disk
 		| tr -d "\r" >$(R)/installed.boots'
 boot-installed-more: boot-installed
 	$(STEP) boot-installed-more $(MAKE) -s -f $(S)/check.mk installed-more
+# The same, each helper as a system user of its own.
+boot-installed-ident: installed-disk
+	$(STEP) boot-installed-ident sh -c '$(call installed_boot,installed-ident) \
+		UMH_INSTALLED_IDENT=1 && \
+		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed-ident/tests.log \
+		| tr -d "\r" >$(R)/installed-ident.boots'
+boot-installed-ident-more: boot-installed-ident
+	$(STEP) boot-installed-ident-more $(MAKE) -s -f $(S)/check.mk \
+		MORE_NAME=installed-ident installed-more
 endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)
 # Every boot is a guest of its own; none depends on another but the
 # real-minus boots on the real one, which names them.
-SUITE := selftests bootparams badparams redirect used stress fuzz real real-minus
+SUITE := selftests bootparams badparams redirect ident used stress fuzz real real-minus
 define suite
 STEPS += $(addprefix boot-$(1)-,$(SUITE))
 # KUnit, the kselftests with the bounds open at boot, then umhcap on the
@@ -171,6 +180,12 @@ boot-$(1)-redirect: make-guest $(2)
 	$$(STEP) boot-$(1)-redirect $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-redirect kunit.enable=0 \
 		umhcap.run=umh/redirect_test
+# Identities: a compromised helper bounded to nothing, as uid 0 and as a
+# user of its own, tries what needs no capability (narrows for good).
+boot-$(1)-ident: make-guest $(2)
+	$$(STEP) boot-$(1)-ident $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-ident kunit.enable=0 \
+		umhcap.run=umh/ident_test
 # What helpers use: real helpers of every purpose use capabilities, their
 # grandchildren too, and a seeded storm of them races readers of the
 # record.  In a boot of its own: it fills the record for good.
@@ -261,15 +276,18 @@ $(MINUS): minus-%:
 endif
 
 # ---- the boots boot-installed named: a make of their own, as above.
+# MORE_NAME: the learning boot that named them, installed or
+# installed-ident.
 ifneq ($(filter installed-more,$(MAKECMDGOALS)),)
-MORE_BOOTS := $(R)/installed.boots
+MORE_NAME ?= installed
+MORE_BOOTS := $(R)/$(MORE_NAME).boots
 MORE_N := $(shell grep -c . $(MORE_BOOTS) 2>/dev/null || echo 0)
-MORE := $(addprefix installed-,$(shell seq 1 $(MORE_N)))
+MORE := $(addprefix more-,$(shell seq 1 $(MORE_N)))
 .PHONY: installed-more $(MORE)
 installed-more: $(MORE)
 	@[ -s $(MORE_BOOTS) ] || { echo "no boots named in $(MORE_BOOTS)" >&2; exit 1; }
-$(MORE): installed-%:
-	$(STEP) boot-installed$* sh -c '$(call installed_boot,installed$*) \
+$(MORE): more-%:
+	$(STEP) boot-$(MORE_NAME)$* sh -c '$(call installed_boot,$(MORE_NAME)$*) \
 		$$(sed -n $*p $(MORE_BOOTS))'
 endif
 

@@ -111,6 +111,11 @@ make_image() {
 	install -m 0755 "$TOP/guest/installed/umhcap-test-shutdown" \
 		"$stage/usr/lib/systemd/system-shutdown/"
 	cp "$ROOTDIR/versions" "$stage/usr/lib/umhcap-test/versions"
+	# The helpers' own users, as a package's postinst would make them.
+	install -m 0644 "$TOP/guest/installed/umhcap-test.sysusers" \
+		"$stage/usr/lib/sysusers.d/umhcap-test.conf"
+	chroot "$stage" systemd-sysusers /usr/lib/sysusers.d/umhcap-test.conf ||
+		die "systemd-sysusers in $stage failed"
 	mkfs.ext4 -q -F -L umhcap -d "$stage" "$img" 2G >/dev/null ||
 		die "mkfs.ext4 -d $stage failed"
 	rm -rf "$stage"
