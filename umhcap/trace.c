@@ -58,16 +58,25 @@
 /* kbuffer may read up to one event header past the committed data. */
 #define PAGE_SLACK	16
 
-/* A field of an event, as umhcap reads it: size 0 is a string. */
+/*
+ * A field of an event, as umhcap reads it: size 0 is a string.  An
+ * optional one may be missing, as on a kernel from before it, and reads
+ * as 0 then; if present, it must be of the type umhcap knows.
+ */
 struct field_spec {
 	const char *name;
 	int size;
+	bool optional;
 };
 
-/* The fields of umh_exec. */
+/*
+ * The fields of umh_exec.  F_AS_UID and F_AS_GID, who the helper ran as,
+ * came with the helpers' identities: a kernel without those lacks them,
+ * and its helpers all ran as root.
+ */
 enum {
 	F_PURPOSE, F_PATH, F_PROGRAM, F_ARGS, F_ARGC, F_PID, F_COMM, F_UID,
-	F_BSET, F_INH, F_RET,
+	F_BSET, F_INH, F_AS_UID, F_AS_GID, F_RET,
 	F_NR,
 };
 
@@ -82,6 +91,8 @@ static const struct field_spec exec_fields[F_NR] = {
 	[F_UID]		= { "trigger_uid",	4 },
 	[F_BSET]	= { "bset",		8 },
 	[F_INH]		= { "inheritable",	8 },
+	[F_AS_UID]	= { "uid",		4, true },
+	[F_AS_GID]	= { "gid",		4, true },
 	[F_RET]		= { "ret",		4 },
 };
 
@@ -332,7 +343,8 @@ static bool field_ok(const struct tep_format_field *f, int size)
 /*
  * Look the @n fields of @spec up in @event, once, into @f.  One that is
  * missing or of another type is not an error yet: *@bad names the first,
- * and every event is skipped, with one warning, when it comes.
+ * and every event is skipped, with one warning, when it comes.  An
+ * optional field that is missing is left NULL, and is no fault.
  */
 static void resolve_fields(struct tep_event *event,
 			   const struct field_spec *spec, int n,
@@ -342,6 +354,8 @@ static void resolve_fields(struct tep_event *event,
 
 	for (i = 0; i < n; i++) {
 		f[i] = tep_find_field(event, spec[i].name);
+		if (!f[i] && spec[i].optional)
+			continue;
 		if (!*bad && !field_ok(f[i], spec[i].size))
 			*bad = spec[i].name;
 	}
@@ -356,6 +370,10 @@ static int resolve_exec_fields(struct trace *t)
 		return -1;
 	}
 	resolve_fields(t->event, exec_fields, F_NR, t->f, &t->bad_field);
+	/* The identity comes whole: a uid without its gid is not read. */
+	if (!t->bad_field && !t->f[F_AS_UID] != !t->f[F_AS_GID])
+		t->bad_field = exec_fields[t->f[F_AS_UID] ? F_AS_GID :
+					   F_AS_UID].name;
 	return 0;
 }
 
@@ -714,7 +732,10 @@ static int get_str(struct tep_event *event, struct tep_record *rec,
 	return 0;
 }
 
-/* The @n fields of @spec, at @f, from @rec: 0, or -1 if one is not in it. */
+/*
+ * The @n fields of @spec, at @f, from @rec: 0, or -1 if one is not in it.
+ * An optional field the event lacks reads as 0, or as "".
+ */
 static int read_fields(struct tep_event *event, struct tep_record *rec,
 		       const struct field_spec *spec, int n,
 		       struct tep_format_field **f, unsigned long long *num,
@@ -722,10 +743,15 @@ static int read_fields(struct tep_event *event, struct tep_record *rec,
 {
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		num[i] = 0;
+		str[i] = (struct str){ "", 0 };
+		if (!f[i] && spec[i].optional)
+			continue;
 		if (spec[i].size ? get_num(rec, f[i], &num[i]) :
 		    get_str(event, rec, f[i], &str[i]))
 			return -1;
+	}
 	return 0;
 }
 
@@ -833,10 +859,35 @@ static void put_result(int ret)
 		printf("result: %d", ret);
 }
 
+/*
+ * "as: user(uid):group(gid); ", who a helper ran as, unless root: with the
+ * names this machine gives the ids, held to one field as strings are.
+ */
+static void put_ident(const struct umh_ident *id)
+{
+	struct str s;
+	char *text;
+
+	if (umh_is_root(id))
+		return;
+	text = umh_ident_format(id);
+	s.s = text;
+	s.len = strlen(text);
+	fputs("as: ", stdout);
+	put_str(&s, false);
+	fputs("; ", stdout);
+	free(text);
+}
+
 static void print_event(const struct trace *t, const struct umh_event *e)
 {
 	const struct str *args = &e->str[F_ARGS];
 	long argc = (int32_t)e->num[F_ARGC], shown = args_shown(args);
+	const struct umh_ident id = {
+		.uid = (uint32_t)e->num[F_AS_UID],
+		.gid = (uint32_t)e->num[F_AS_GID],
+	};
+	uint64_t caps = e->num[F_BSET];
 
 	printf("%llu.%06llu ", e->ts / 1000000000, e->ts % 1000000000 / 1000);
 	put_purpose(&e->str[F_PURPOSE]);
@@ -856,7 +907,14 @@ static void print_event(const struct trace *t, const struct umh_event *e)
 	printf(" (trigger pid=%d comm=", (int32_t)e->num[F_PID]);
 	put_str(&e->str[F_COMM], false);
 	printf(" uid=%u) ", (uint32_t)e->num[F_UID]);
-	put_caps(t, "caps", e->num[F_BSET]);
+	put_ident(&id);
+	/*
+	 * As a user, a helper gets only what both bounds leave, raised as
+	 * ambient: the event's inheritable set is that already.
+	 */
+	if (id.uid)
+		caps &= e->num[F_INH];
+	put_caps(t, "caps", caps);
 	if (e->num[F_INH])
 		put_caps(t, "inheritable", e->num[F_INH]);
 	put_result((int32_t)e->num[F_RET]);

@@ -902,6 +902,11 @@ TEST(measured_table_is_sound)
 							  UMH_CONF_INSTALLED))
 				TH_LOG("%s", m->program);
 		}
+		/* The rows of helpers as their own users name the user. */
+		ASSERT_EQ(m->conf == UMH_CONF_INSTALLED_USER, m->user != NULL)
+			TH_LOG("%s", m->program);
+		ASSERT_TRUE(!m->user || (*m->user && strcmp(m->user, "root")))
+			TH_LOG("%s", m->program);
 		/* One row per purpose and configuration. */
 		for (j = 0; j < i; j++)
 			ASSERT_FALSE(m->purpose == umh_measured[j].purpose &&
@@ -2684,8 +2689,19 @@ TEST_F(umh, check_without_record)
 #define OTHER_ID	317
 #define PAGE_SIZE	4096
 #define PAGE_HDR	16		/* u64 timestamp, long commit */
-#define EV_DATA		60		/* offsetof(..., __data) */
-#define EV_SIZE		64		/* sizeof(struct trace_event_raw_umh_exec) */
+
+/*
+ * Whether the fake kernel's umh_exec records who the helper ran as, uid
+ * and gid after inheritable, as it does since helpers have identities of
+ * their own.  old_umh_exec() makes it a kernel from before; each test runs
+ * in a child of its own, so that lasts for the one test.
+ */
+static bool exec_ident = true;
+
+/* offsetof(..., __data), sizeof(struct trace_event_raw_umh_exec), ret's */
+#define EV_DATA		(exec_ident ? 68 : 60)
+#define EV_SIZE		(exec_ident ? 72 : 64)
+#define EV_RET		(exec_ident ? 64 : 56)
 
 #define HEADER_PAGE \
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n" \
@@ -2721,15 +2737,24 @@ TEST_F(umh, check_without_record)
 #define FMT_PROGRAM \
 	"\tfield:__data_loc char[] program;\toffset:16;\tsize:4;\tsigned:0;\n"
 
+/* Who the helper ran as, after inheritable; ret follows them, at 64. */
+#define FMT_UID		"\tfield:uid_t uid;\toffset:56;\tsize:4;\tsigned:0;\n"
+#define FMT_GID		"\tfield:gid_t gid;\toffset:60;\tsize:4;\tsigned:0;\n"
+#define FMT_IDENT	FMT_UID FMT_GID
+
 /*
  * The umh_exec format as x86_64 has it, with @purpose_line and
- * @purpose_arg (its argument in the print fmt) for "purpose", and
- * @program_line for "program".
+ * @purpose_arg (its argument in the print fmt) for "purpose",
+ * @program_line for "program", and @ident_lines for the helper's uid and
+ * gid: "" for a kernel without them, whose ret comes right after
+ * inheritable.
  */
-static const char *exec_format(const char *purpose_line,
-			       const char *purpose_arg,
-			       const char *program_line)
+static const char *exec_format_ident(const char *purpose_line,
+				     const char *purpose_arg,
+				     const char *program_line,
+				     const char *ident_lines)
 {
+	bool ident = *ident_lines;
 	static char buf[4096];
 
 	snprintf(buf, sizeof(buf),
@@ -2751,13 +2776,25 @@ static const char *exec_format(const char *purpose_line,
 		 "\tfield:uid_t trigger_uid;\toffset:36;\tsize:4;\tsigned:0;\n"
 		 "\tfield:u64 bset;\toffset:40;\tsize:8;\tsigned:0;\n"
 		 "\tfield:u64 inheritable;\toffset:48;\tsize:8;\tsigned:0;\n"
-		 "\tfield:int ret;\toffset:56;\tsize:4;\tsigned:1;\n"
+		 "%s"
+		 "\tfield:int ret;\toffset:%d;\tsize:4;\tsigned:1;\n"
 		 "\n"
-		 "print fmt: \"purpose=%%s path=\\\"%%s\\\" program=\\\"%%s\\\" argc=%%d args=\\\"%%s\\\" trigger_pid=%%d trigger_comm=\\\"%%s\\\" trigger_uid=%%u bset=0x%%016llx inheritable=0x%%016llx ret=%%d\", "
+		 "print fmt: \"purpose=%%s path=\\\"%%s\\\" program=\\\"%%s\\\" argc=%%d args=\\\"%%s\\\" trigger_pid=%%d trigger_comm=\\\"%%s\\\" trigger_uid=%%u bset=0x%%016llx inheritable=0x%%016llx%s ret=%%d\", "
 		 "%s, "
-		 "__get_str(path), __get_str(program), REC->argc, __get_str(args), REC->trigger_pid, __get_str(trigger_comm), REC->trigger_uid, REC->bset, REC->inheritable, REC->ret\n",
-		 UMH_EXEC_ID, purpose_line, program_line, purpose_arg);
+		 "__get_str(path), __get_str(program), REC->argc, __get_str(args), REC->trigger_pid, __get_str(trigger_comm), REC->trigger_uid, REC->bset, REC->inheritable%s, REC->ret\n",
+		 UMH_EXEC_ID, purpose_line, program_line, ident_lines,
+		 ident ? 64 : 56, ident ? " uid=%u gid=%u" : "", purpose_arg,
+		 ident ? ", REC->uid, REC->gid" : "");
 	return buf;
+}
+
+/* The same, with the identity as the kernel of exec_ident has it. */
+static const char *exec_format(const char *purpose_line,
+			       const char *purpose_arg,
+			       const char *program_line)
+{
+	return exec_format_ident(purpose_line, purpose_arg, program_line,
+				 exec_ident ? FMT_IDENT : "");
 }
 
 /* The umh_exec format, with @program_line for "program". */
@@ -2865,6 +2902,7 @@ struct ev {
 	unsigned int uid;
 	uint64_t bset, inh;
 	int ret;
+	unsigned int as_uid, as_gid;	/* who the helper ran as */
 };
 
 /* A sub-buffer being filled, as the kernel's ring buffer lays it out. */
@@ -2954,8 +2992,12 @@ static size_t ev_record(unsigned char *rec, const struct ev *e)
 	memcpy(rec + 36, &e->uid, 4);
 	memcpy(rec + 40, &e->bset, 8);
 	memcpy(rec + 48, &e->inh, 8);
-	memcpy(rec + 56, &e->ret, 4);
-	return end < EV_SIZE ? EV_SIZE : end;
+	if (exec_ident) {
+		memcpy(rec + 56, &e->as_uid, 4);
+		memcpy(rec + 60, &e->as_gid, 4);
+	}
+	memcpy(rec + EV_RET, &e->ret, 4);
+	return end < (size_t)EV_SIZE ? (size_t)EV_SIZE : end;
 }
 
 static void page_ev(struct page *pg, const struct ev *e)
@@ -2971,7 +3013,7 @@ static void page_ev(struct page *pg, const struct ev *e)
  */
 static void page_ev_bad_loc(struct page *pg, const struct ev *e, size_t off)
 {
-	uint32_t loc = 200 << 16 | EV_DATA;
+	uint32_t loc = 200 << 16 | (uint32_t)EV_DATA;
 	unsigned char rec[1024];
 	size_t len = ev_record(rec, e);
 
@@ -3576,6 +3618,181 @@ TEST_F(umh, trace_missing_field)
 	ASSERT_EQ(0, RUN(self->root, "trace"));
 	ASSERT_STREQ("", res.out);
 	ASSERT_HAS(res.err, "field \"program\" is missing");
+}
+
+/* ---- trace: who a helper ran as ---- */
+
+/* A kernel from before helpers had users: umh_exec records neither id. */
+static void old_umh_exec(const char *root)
+{
+	exec_ident = false;
+	put(root, TFS "/events/umh/umh_exec/format", "%s",
+	    umh_exec_format(FMT_PROGRAM));
+}
+
+/* "name(id)" with this machine's name for uid (gid, with @gid) @id, or "id". */
+static const char *id_str(bool gid, uint32_t id)
+{
+	const struct group *gr = gid ? getgrgid(id) : NULL;
+	const struct passwd *pw = gid ? NULL : getpwuid(id);
+	const char *name = gr ? gr->gr_name : pw ? pw->pw_name : NULL;
+	char *b = slot_buf();
+
+	if (name)
+		snprintf(b, 2048, "%s(%u)", name, id);
+	else
+		snprintf(b, 2048, "%u", id);
+	return b;
+}
+
+/* A uid this machine has no user of. */
+static uint32_t no_user(void)
+{
+	uint32_t uid;
+
+	for (uid = 4242; getpwuid(uid); uid++)
+		;
+	return uid;
+}
+
+/* A core dump handler, started by pid 4242 of uid 1000, as @u:@g. */
+#define EV_AS(t, u, g, b, i) { .ts = (t), .purpose = "coredump",	\
+	.path = "/lib/systemd/systemd-coredump", .args = "4242 11",	\
+	.argc = 2, .pid = 4242, .comm = "crash", .uid = 1000,		\
+	.bset = (b), .inh = (i), .ret = 0, .as_uid = (u), .as_gid = (g) }
+#define LINE_AS "%s coredump: /lib/systemd/systemd-coredump 4242 11 "	\
+	"(trigger pid=4242 comm=crash uid=1000) "
+
+/*
+ * A kernel that records who helpers ran as: a helper of root's, uid and
+ * gid 0, is shown as before, with its whole bset and no identity.
+ */
+TEST_F(umh, trace_identity_root)
+{
+	struct ev e[] = { EV_MODPROBE, EV_COREDUMP, EV_OTHER };
+
+	ASSERT_HAS(get(self->root, TFS "/events/umh/umh_exec/format"),
+		   FMT_IDENT);
+	trace_events(self->root, e, 3);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_COREDUMP LINE_OTHER, res.out);
+	ASSERT_STREQ("", res.err);
+}
+
+/*
+ * A helper that ran as a user of its own: who, by this machine's names,
+ * and as its capabilities only what both bounds leave, bset &
+ * inheritable (the kernel records that as the inheritable set, which it
+ * raised as ambient).  uid 0 with a group of its own is root still: its
+ * whole bset, and both ids shown.
+ */
+TEST_F(umh, trace_identity_user)
+{
+	const uint64_t pt = B(CAP_DAC_READ_SEARCH) | B(CAP_SYS_PTRACE);
+	const uint32_t stranger = no_user();
+	struct ev e[] = {
+		EV_AS(40000000000ULL, 996, 996, full(), pt),
+		/* the intersection: neither set alone */
+		EV_AS(41000000000ULL, 996, 996,
+		      B(CAP_SYS_PTRACE) | B(CAP_CHOWN), pt),
+		EV_AS(42000000000ULL, stranger, stranger, full(), 0),
+		EV_AS(43000000000ULL, 0, 996, B(CAP_CHOWN), pt),
+		EV_MODPROBE,
+	};
+	char want[4096];
+	size_t n = 0;
+
+	e[4].ts = 44000000000ULL;
+	trace_events(self->root, e, 5);
+	n += snprintf(want + n, sizeof(want) - n, LINE_AS "as: %s:%s; "
+		      "caps: cap_dac_read_search, cap_sys_ptrace; "
+		      "inheritable: cap_dac_read_search, cap_sys_ptrace; "
+		      "result: ok\n", "40.000000", id_str(false, 996),
+		      id_str(true, 996));
+	n += snprintf(want + n, sizeof(want) - n, LINE_AS "as: %s:%s; "
+		      "caps: cap_sys_ptrace; "
+		      "inheritable: cap_dac_read_search, cap_sys_ptrace; "
+		      "result: ok\n", "41.000000", id_str(false, 996),
+		      id_str(true, 996));
+	n += snprintf(want + n, sizeof(want) - n, LINE_AS "as: %u:%s; "
+		      "caps: none; result: ok\n", "42.000000", stranger,
+		      id_str(true, stranger));
+	n += snprintf(want + n, sizeof(want) - n, LINE_AS "as: %s:%s; "
+		      "caps: cap_chown; "
+		      "inheritable: cap_dac_read_search, cap_sys_ptrace; "
+		      "result: ok\n", "43.000000", id_str(false, 0),
+		      id_str(true, 996));
+	/* root's, uid and gid 0, among them: as before */
+	n += snprintf(want + n, sizeof(want) - n, "44.000000%s",
+		      LINE_MODPROBE + strlen("12.345678"));
+	ASSERT_LT(n, sizeof(want));
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	/* With -x, the mask of what it got. */
+	ASSERT_EQ(0, fresh_again(self->root));
+	ASSERT_EQ(0, RUN(self->root, "-x", "trace", "--count", "2"));
+	ASSERT_HAS(res.out, "; caps: cap_dac_read_search, cap_sys_ptrace [0x80004]; "
+			    "inheritable: cap_dac_read_search, cap_sys_ptrace [0x80004]; result: ok\n");
+	ASSERT_HAS(res.out, "; caps: cap_sys_ptrace [0x80000]; ");
+}
+
+/*
+ * A kernel from before helpers had users: no uid or gid in umh_exec.
+ * Every helper ran as root, and is shown as before, without a warning.
+ */
+TEST_F(umh, trace_identity_older_kernel)
+{
+	struct ev e[] = { EV_MODPROBE, EV_COREDUMP, EV_OTHER };
+	const char *format;
+
+	old_umh_exec(self->root);
+	format = get(self->root, TFS "/events/umh/umh_exec/format");
+	ASSERT_LACKS(format, "\tfield:uid_t uid;");
+	ASSERT_LACKS(format, "\tfield:gid_t gid;");
+	ASSERT_HAS(format, "\tfield:int ret;\toffset:56;");
+	trace_events(self->root, e, 3);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE LINE_COREDUMP LINE_OTHER, res.out);
+	ASSERT_STREQ("", res.err);
+}
+
+/*
+ * A uid or gid of a type umhcap does not know, or one without the
+ * other, is not guessed at: warned once, every event skipped, as for a
+ * field umhcap needs.
+ */
+TEST_F(umh, trace_identity_unknown_field)
+{
+	static const struct {
+		const char *lines, *field;
+	} bad[] = {
+		{ "\tfield:u64 uid;\toffset:56;\tsize:8;\tsigned:0;\n" FMT_GID,
+		  "uid" },
+		{ FMT_UID "\tfield:__data_loc char[] gid;\toffset:60;\tsize:4;\tsigned:0;\n",
+		  "gid" },
+		{ FMT_UID, "gid" },
+		{ FMT_GID, "uid" },
+	};
+	struct ev e[] = { EV_AS(40000000000ULL, 996, 996, full(), 0),
+			  EV_MODPROBE };
+	char want[512];
+	size_t i;
+
+	e[1].ts = 44000000000ULL;
+	trace_events(self->root, e, 2);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (i)
+			ASSERT_EQ(0, fresh_again(self->root));
+		put(self->root, TFS "/events/umh/umh_exec/format", "%s",
+		    exec_format_ident(FMT_PURPOSE, ARG_PURPOSE, FMT_PROGRAM,
+				      bad[i].lines));
+		ASSERT_EQ(0, RUN(self->root, "trace"));
+		EXPECT_STREQ("", res.out);
+		snprintf(want, sizeof(want), "umhcap: warning: the umh_exec field \"%s\" is missing or not of the type umhcap knows; every event is skipped (is umhcap older or newer than the kernel?)\n",
+			 bad[i].field);
+		EXPECT_STREQ(want, res.err) TH_LOG("case %zu", i);
+	}
 }
 
 /* A string whose data_loc points out of its record is not read. */
