@@ -407,22 +407,6 @@ static int user_ids(const char *user, unsigned int *uid, unsigned int *gid)
 	return 0;
 }
 
-/* The identity each purpose has now; -1 if one cannot be read. */
-static int read_ident(const char *purpose, unsigned int *uid, unsigned int *gid)
-{
-	char path[PATH_MAX], text[32];
-
-	snprintf(path, sizeof(path), UMH_SYSCTL_DIR "/%s/uid", purpose);
-	if (read_text(path, text, sizeof(text)) < 0)
-		return -1;
-	*uid = strtoul(text, NULL, 10);
-	snprintf(path, sizeof(path), UMH_SYSCTL_DIR "/%s/gid", purpose);
-	if (read_text(path, text, sizeof(text)) < 0)
-		return -1;
-	*gid = strtoul(text, NULL, 10);
-	return 0;
-}
-
 /*
  * UMH_INSTALLED_IDENT=1: each judged purpose runs as its user.  The
  * learning boot gives it with umhcap, as an administrator would; the
@@ -449,7 +433,8 @@ static int set_idents(bool from_boot)
 			ksft_print_msg("%s failed\n", cmd);
 			ret = -1;
 		}
-		if (read_ident(purposes[i].name, &kuid, &kgid) ||
+		if (read_ident(purposes[i].name, "uid", &kuid) ||
+		    read_ident(purposes[i].name, "gid", &kgid) ||
 		    kuid != uid || kgid != gid) {
 			ksft_print_msg("%s: helpers run as %u:%u, not %s (%u:%u)\n",
 				       purposes[i].name, kuid, kgid,
