@@ -2,8 +2,8 @@
 /*
  * export: print the bounds, as they are or as learn --apply would leave
  * them, and the identities of the purposes that do not run as root, for
- * /etc/sysctl.d or for the kernel command line.  A purpose's gid and uid
- * come before its bounds, the gid first, as user writes them.
+ * /etc/sysctl.d or for the kernel command line (cmdline.c).  A purpose's
+ * gid and uid come before its bounds, the gid first, as user writes them.
  */
 #include <inttypes.h>
 
@@ -24,39 +24,6 @@ static void export_sysctl(const struct umh_state *st, int p)
 	       (uint32_t)st->b[p].bset, (uint32_t)(st->b[p].bset >> 32));
 	printf("kernel.usermodehelper%s%s.inheritable = %u\t%u\n", sep, name,
 	       (uint32_t)st->b[p].inh, (uint32_t)(st->b[p].inh >> 32));
-}
-
-/* usermodehelper.gid= (uid=), and a space, unless every purpose is root. */
-static void export_cmdline_ids(const struct umh_state *st, bool gid)
-{
-	const struct umh_purpose_info *u;
-	const char *sep = gid ? "usermodehelper.gid=" : "usermodehelper.uid=";
-	const struct umh_ident *id;
-
-	umh_for_each_purpose(u) {
-		id = &st->id[u->id];
-		if (umh_is_root(id))
-			continue;
-		printf("%s%s:%u", sep, u->name, gid ? id->gid : id->uid);
-		sep = ",";
-	}
-	if (*sep == ',')
-		putchar(' ');
-}
-
-static void export_cmdline(const struct umh_state *st, bool inh)
-{
-	const struct umh_purpose_info *u;
-	const char *sep = "";
-
-	printf("usermodehelper.%s=", inh ? "inheritable" : "bset");
-	umh_for_each(u) {
-		if (u->id != UMH_ALL && !st->per_purpose)
-			break;
-		printf("%s%s:0x%" PRIx64, sep, u->name,
-		       inh ? st->b[u->id].inh : st->b[u->id].bset);
-		sep = ",";
-	}
 }
 
 int cmd_export(const struct umh_args *a)
@@ -83,11 +50,7 @@ int cmd_export(const struct umh_args *a)
 				export_sysctl(&st, u->id);
 		return UMH_EXIT_OK;
 	}
-	export_cmdline_ids(&st, true);
-	export_cmdline_ids(&st, false);
-	export_cmdline(&st, false);
-	putchar(' ');
-	export_cmdline(&st, true);
+	umh_cmdline_print(stdout, &st);
 	putchar('\n');
 	return UMH_EXIT_OK;
 }

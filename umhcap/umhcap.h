@@ -16,6 +16,7 @@
  *   learned.c   the bounds the record leads to
  *   print.c     the lines and JSON members several commands print, and
  *               the names of users and groups
+ *   cmdline.c   the usermodehelper.* kernel parameters of a state
  *   opts.c      every command's options and arguments, and its --help
  *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c
  *               the commands, which use none of each other
@@ -218,6 +219,10 @@ char *umh_id_format(bool gid, uint32_t id);
 char *umh_ident_format(const struct umh_ident *id);
 void umh_print_ident(const char *label, const struct umh_ident *id);
 void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR]);
+
+/* cmdline.c */
+void umh_cmdline_print(FILE *f, const struct umh_state *st);
+char *umh_cmdline_format(const struct umh_state *st);
 
 /*
  * opts.c: what a command takes, besides -h and --help, which every
