@@ -5,6 +5,8 @@
  * The files, each using only those above it in this list:
  *
  *   msg.c       errors and warnings
+ *   file.c      reading a file whole, and replacing one whole: a
+ *               temporary file beside it, synced and renamed over it
  *   purpose.c   the table of purposes
  *   measured.c  what real helpers were measured to need (stands alone:
  *               the host tests and the guest's real_test link it)
@@ -115,6 +117,12 @@ void umh_warn(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
+
+/* file.c */
+int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
+int umh_mkdirs(const char *root, const char *dir);
+int umh_replace(const char *path, const char *data, size_t len,
+		unsigned int mode, long uid, long gid);
 
 /*
  * purpose.c: the global bound, "all", first, then the purposes, in the

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files umhcap reads whole, and files it writes whole: a saved record
+ * (save), the boot loader's configuration (boot).  A file is replaced as
+ * one step: written under a temporary name in its own directory (a dot
+ * file, which neither learn nor update-grub reads), synced, and renamed
+ * over the old one, so that a reader, or a crash, sees the old file or
+ * the new, never a part of either.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "umhcap.h"
+
+/*
+ * Read @path whole, at most @max bytes, into *@buf (NUL-terminated; the
+ * caller frees it) and *@len.  Returns 0, or a negative errno (-EFBIG
+ * when longer than @max); prints nothing.
+ */
+int umh_read_all(const char *path, size_t max, char **buf, size_t *len)
+{
+	size_t size = 4096, n = 0;
+	char *b = NULL, *nb;
+	ssize_t r;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		nb = realloc(b, size + 1);
+		if (!nb) {
+			umh_oom();
+			exit(UMH_EXIT_ERROR);
+		}
+		b = nb;
+		r = read(fd, b + n, size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (!r)
+			break;
+		n += r;
+		if (n > max) {
+			err = -EFBIG;
+			break;
+		}
+		if (n == size)
+			size *= 2;
+	}
+	close(fd);
+	if (err) {
+		free(b);
+		return err;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * Make ROOT/@dir and every directory above it, below @root, that is not
+ * there, each mode 0755 whatever the umask.  Returns 0, or -1 after an
+ * error (printed).
+ */
+int umh_mkdirs(const char *root, const char *dir)
+{
+	char *path = umh_xasprintf("%s%s", root, dir);
+	char *s = path + strlen(root);
+	struct stat st;
+	int ret = 0;
+	char c;
+
+	for (;;) {
+		s += strspn(s, "/");
+		s += strcspn(s, "/");
+		c = *s;
+		*s = '\0';
+		if (!mkdir(path, 0755)) {
+			if (chmod(path, 0755)) {
+				umh_err("cannot chmod %s: %s", path,
+					strerror(errno));
+				ret = -1;
+				break;
+			}
+		} else if (errno != EEXIST) {
+			umh_err("cannot make directory %s: %s", path,
+				strerror(errno));
+			ret = -1;
+			break;
+		} else if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+			umh_err("cannot make directory %s: %s", path,
+				strerror(ENOTDIR));
+			ret = -1;
+			break;
+		}
+		*s = c;
+		if (!c || !s[strspn(s, "/")])
+			break;
+	}
+	free(path);
+	return ret;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The directory's entry made durable: a failure is said, not fatal. */
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd))
+		umh_warn("cannot sync directory %s: %s; the new file may not survive a crash",
+			 dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Replace @path with @len bytes of @data, mode @mode, owned by @uid and
+ * @gid (-1: whoever runs umhcap): a temporary file in the same directory,
+ * written, synced and renamed over @path.  Returns 0, or -1 after an
+ * error (printed), with @path as it was and no temporary file left.
+ */
+int umh_replace(const char *path, const char *data, size_t len,
+		unsigned int mode, long uid, long gid)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? umh_xasprintf("%.*s", (int)(slash - path), path) :
+			    umh_xstrdup(".");
+	char *tmp = umh_xasprintf("%s/.%s.XXXXXX", dir,
+				  slash ? slash + 1 : path);
+	const char *what = "write";
+	int fd, err;
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		umh_err("cannot write %s: cannot create a file in %s: %s",
+			path, dir, strerror(errno));
+		free(tmp);
+		free(dir);
+		return -1;
+	}
+	err = write_all(fd, data, len);
+	if (!err && (uid >= 0 || gid >= 0) &&
+	    fchown(fd, uid, gid) && (what = "chown"))
+		err = -errno;
+	if (!err && fchmod(fd, mode) && (what = "chmod"))
+		err = -errno;
+	if (!err && fsync(fd) && (what = "sync"))
+		err = -errno;
+	if (close(fd) && !err && (what = "close"))
+		err = -errno;
+	if (!err && rename(tmp, path) && (what = "rename"))
+		err = -errno;
+	if (err) {
+		umh_err("cannot write %s: %s %s: %s; %s is as it was", path,
+			what, tmp, strerror(-err), path);
+		unlink(tmp);
+	} else {
+		sync_dir(dir);
+	}
+	free(tmp);
+	free(dir);
+	return err ? -1 : 0;
+}
