@@ -132,6 +132,19 @@ static const struct umh_cmd cmds[] = {
 "a tracefs instance of its own, named at random, made afresh and checked\n"
 "before each print; until N events, SIGINT, SIGTERM or SIGHUP.",
 	},
+	{
+		.name		= "save",
+		.run		= cmd_save,
+		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_STATE_DIR,
+		.synopsis	= "[-n] [--state-dir DIR]",
+		.summary	= "keep this boot's record for later boots",
+		.about		=
+"Save the kernel's record of this boot, which is lost at reboot: per\n"
+"purpose, how many helpers started and what they used, to\n"
+"DIR/boots/BOOT_ID (DIR: " UMH_STATE_DIR "), in place of what an earlier\n"
+"save of the same boot wrote, for later boots to learn from.  Meant for\n"
+"a unit to run at shutdown.",
+	},
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)
@@ -195,7 +208,7 @@ static void usage(void)
 	put_commands();
 	printf("\n"
 	       "options:\n"
-	       "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
+	       "  --root DIR      prefix for every path umhcap uses (env UMHCAP_ROOT)\n"
 	       "  -x              also print hex masks (%s)\n"
 	       "  --json          machine-readable output (%s)\n"
 	       "  -h, --help      this help\n"
@@ -204,10 +217,10 @@ static void usage(void)
 	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
-	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user:\n"
-	       "nothing was written; learn, export --learned: also no record of what\n"
-	       "helpers use on this kernel), 3 learn --apply or user wrote to some\n"
-	       "purposes, then failed\n"
+	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user,\n"
+	       "save: nothing was written; learn, export --learned, save: also no\n"
+	       "record of what helpers use on this kernel), 3 learn --apply or user\n"
+	       "wrote to some purposes, then failed\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }

@@ -21,6 +21,7 @@ enum {
 	OPT_SYSCTL,
 	OPT_CMDLINE,
 	OPT_JSON,
+	OPT_STATE_DIR,
 };
 
 struct option_info {
@@ -55,6 +56,8 @@ static const struct option_info options[] = {
 	  "also print hex masks" },
 	{ UMH_TAKES_JSON,	OPT_JSON,	"json",		NULL,
 	  "machine-readable output" },
+	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
+	  "saved boots in DIR/boots, not " UMH_STATE_DIR "/boots" },
 	{ 0,			'h',		"help",		NULL,
 	  "this help" },
 };
@@ -316,6 +319,25 @@ static int parse_ident(struct umh_args *a, int n, char **args)
 	return a->ident ? 0 : -1;
 }
 
+/* --state-dir DIR: absolute, as every path umhcap takes under --root. */
+static int parse_state_dir(const char *arg, const char **dir)
+{
+	char *d;
+	size_t len;
+
+	if (arg[0] != '/') {
+		umh_err("bad --state-dir \"%s\": give an absolute path (it is taken under --root)",
+			arg);
+		return -1;
+	}
+	d = umh_xstrdup(arg);
+	len = strlen(d);
+	while (len > 1 && d[len - 1] == '/')
+		d[--len] = '\0';
+	*dir = d;
+	return 0;
+}
+
 /* What follows the options: PURPOSE..., CAP..., USER[:GROUP] or nothing. */
 static int parse_operands(struct umh_args *a, int n, char **args)
 {
@@ -395,6 +417,10 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_JSON:
 			a->json = true;
+			break;
+		case OPT_STATE_DIR:
+			if (parse_state_dir(optarg, &a->state_dir))
+				return -1;
 			break;
 		default:
 			umh_option_error(c, argv, shorts, a->cmd);

@@ -15,12 +15,14 @@
  *               writing
  *   write.c     narrowing a bound, or setting an id: written and read
  *               back, EPERM explained; or, with -n, only said
+ *   saved.c     the records of past boots umhcap save keeps
  *   learned.c   the bounds the record leads to
  *   print.c     the lines and JSON members several commands print, and
  *               the names of users and groups
  *   cmdline.c   the usermodehelper.* kernel parameters of a state
  *   opts.c      every command's options and arguments, and its --help
- *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c
+ *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c,
+ *   save.c
  *               the commands, which use none of each other
  *   main.c      the global options, and the table of commands
  */
@@ -215,6 +217,21 @@ int umh_write_failed(const char *cmd, const char *undone,
 		     const bool wrote[UMH_NR],
 		     const struct umh_purpose_info *stop);
 
+/*
+ * saved.c: the record of each past boot, as umhcap save keeps it in
+ * ROOT + state dir + "/boots/" + its boot id.
+ */
+#define UMH_STATE_DIR		"/var/lib/umhcap"
+#define UMH_BOOT_ID_LEN		36	/* 8-4-4-4-12 hex digits */
+#define UMH_SAVED_MAGIC		"umhcap-record 1"
+
+char *umh_boots_dir(const char *root, const char *state_dir);
+int umh_boot_id(const char *root, char id[UMH_BOOT_ID_LEN + 1]);
+long long umh_btime(const char *root);
+char *umh_time_iso(long long t);
+char *umh_saved_format(const char *boot_id, long long saved, long long btime,
+		       const struct umh_record *rec);
+
 /* learned.c */
 bool umh_idle(const struct umh_record *rec, int purpose);
 int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
@@ -250,6 +267,7 @@ enum {
 	UMH_TAKES_CAPS		= 1 << 10,	/* CAP..., one at least */
 	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,PURPOSE...] */
 	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
+	UMH_TAKES_STATE_DIR	= 1 << 13,	/* --state-dir DIR */
 };
 
 struct umh_args;
@@ -282,6 +300,7 @@ struct umh_args {
 	bool sel[UMH_NR];	/* the purposes named, or all of them */
 	uint64_t caps;		/* CAP... */
 	const char *ident;	/* USER[:GROUP] */
+	const char *state_dir;	/* --state-dir DIR; NULL without it */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);
@@ -301,5 +320,6 @@ int cmd_check(const struct umh_args *a);
 int cmd_policy(const struct umh_args *a);
 int cmd_export(const struct umh_args *a);
 int cmd_trace(const struct umh_args *a);
+int cmd_save(const struct umh_args *a);
 
 #endif /* UMHCAP_H */

@@ -23,6 +23,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -43,6 +44,10 @@
 #define INSTANCES	TFS "/instances"
 #define FRESH		TFS "/fresh-instance"
 #define REMOVED		TFS "/removed-instances"
+/* This boot, as the kernel names it, and where umhcap save keeps boots. */
+#define BOOT_ID_FILE	"proc/sys/kernel/random/boot_id"
+#define THIS_BOOT	"0b6a1f0e-3c1d-4f55-9a43-2b8e1f0c9d77"
+#define BOOTS		"var/lib/umhcap/boots"
 
 /* The purposes, in the order umhcap shows them, after "all". */
 static const char *const purposes[] = {
@@ -63,7 +68,7 @@ static const char *const kernel_purposes[] = {
 /* The commands, in the order umhcap --help lists them. */
 static const char *const commands[] = {
 	"show", "drop", "keep", "user", "learn", "check", "policy", "export",
-	"trace",
+	"trace", "save",
 };
 
 struct result {
@@ -404,6 +409,12 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 	ASSERT_TRUE(strstr(hay, needle) == NULL);				\
 } while (0)
 
+#define ASSERT_STARTS(hay, prefix) do {					\
+	if (strncmp(hay, prefix, strlen(prefix)))			\
+		TH_LOG("want \"%s\" at the start of:\n%s", prefix, hay);	\
+	ASSERT_EQ(0, strncmp(hay, prefix, strlen(prefix)));		\
+} while (0)
+
 static void fake_tracefs(const char *root, const char *dir);
 static int count_of(const char *hay, const char *needle);
 
@@ -433,6 +444,7 @@ FIXTURE_SETUP(umh)
 	}
 	put(self->root, "proc/cmdline",
 	    "BOOT_IMAGE=/vmlinuz root=/dev/vda console=ttyS0\n");
+	put(self->root, BOOT_ID_FILE, "%s\n", THIS_BOOT);
 	fake_tracefs(self->root, TFS);
 }
 
@@ -6028,6 +6040,237 @@ TEST_F(umh, keep_dry_run_writes_nothing)
 	ASSERT_HAS(res.out, "/" UMH "/bset (all except cap_sys_module)\n");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* ---- learning across boots: save, learn's merge, boot ---- */
+
+
+/* A boot's record: helpers started and capabilities used, by purpose. */
+struct boot_rec {
+	unsigned long long started[NR_PURPOSES + 1];	/* [0]: all */
+	uint64_t used[NR_PURPOSES + 1];
+};
+
+/* What learn_scene() puts in the live record. */
+static const struct boot_rec live_scene = {
+	.started = { 6, 4, 2 },
+	.used = { B(CAP_SYS_MODULE) | CD_USED, B(CAP_SYS_MODULE), CD_USED },
+};
+
+/* The name of entry @i of a struct boot_rec. */
+static const char *rec_name(size_t i)
+{
+	return i ? purposes[i - 1] : "all";
+}
+
+/* The mode of ROOT/rel, or -1. */
+static int mode_of(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return stat(path, &st) ? -1 : (int)(st.st_mode & 07777);
+}
+
+static void chmod_rel(const char *root, const char *rel, mode_t mode)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (chmod(path, mode))
+		abort();
+}
+
+/* The names in ROOT/rel, dot files too, sorted, ' ' before each. */
+static const char *entries(const char *root, const char *rel)
+{
+	static char buf[4096];
+	struct dirent **list;
+	char path[PATH_MAX];
+	int i, n, len = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	buf[0] = '\0';
+	n = scandir(path, &list, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+			len += snprintf(buf + len, sizeof(buf) - len, " %s",
+					list[i]->d_name);
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return buf;
+}
+
+/* save: the record, the boot id and times, one line said. */
+TEST_F(umh, save_writes_the_record)
+{
+	char want[4096], line[PATH_MAX + 256];
+	const char *text, *at;
+	long long t0, t1, saved;
+	size_t i;
+	mode_t old;
+	int n;
+
+	learn_scene(self->root);
+	put(self->root, "proc/stat", "cpu  1 2 3\nbtime 1735786000\nprocesses 9\n");
+	t0 = time(NULL);
+	old = umask(077);
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	umask(old);
+	t1 = time(NULL);
+	snprintf(line, sizeof(line),
+		 "saved boot " THIS_BOOT "'s record (6 helpers started: modprobe 4, coredump 2) to %s/" BOOTS "/" THIS_BOOT "\n",
+		 self->root);
+	ASSERT_STREQ(line, res.out);
+	ASSERT_STREQ("", res.err);
+	text = get(self->root, BOOTS "/" THIS_BOOT);
+	/* The first line, then a comment with the time, then the rest. */
+	ASSERT_STARTS(text, "umhcap-record 1\n# saved by umhcap ");
+	at = strstr(text, "\nsaved ");
+	ASSERT_NE(NULL, at);
+	saved = atoll(at + 7);
+	ASSERT_LE(t0, saved);
+	ASSERT_GE(t1, saved);
+	n = snprintf(want, sizeof(want), "boot_id " THIS_BOOT "\nsaved %lld\n"
+		     "btime 1735786000\n", saved);
+	for (i = 0; i <= NR_PURPOSES; i++)
+		n += snprintf(want + n, sizeof(want) - n,
+			      "%s started %llu used %u 0\n", rec_name(i),
+			      live_scene.started[i],
+			      (uint32_t)live_scene.used[i]);
+	ASSERT_STREQ(want, strchr(strstr(text, "\n# saved by") + 1, '\n') + 1);
+	/* 0644 in directories of 0755, whatever the umask. */
+	ASSERT_EQ(0644, mode_of(self->root, BOOTS "/" THIS_BOOT));
+	ASSERT_EQ(0755, mode_of(self->root, BOOTS));
+	ASSERT_EQ(0755, mode_of(self->root, "var/lib/umhcap"));
+	ASSERT_EQ(0755, mode_of(self->root, "var"));
+	ASSERT_STREQ(" " THIS_BOOT, entries(self->root, BOOTS));
+	/* Without /proc/stat: no btime line. */
+	rm_file(self->root, "proc/stat");
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	ASSERT_LACKS(get(self->root, BOOTS "/" THIS_BOOT), "btime");
+	/* --state-dir: under the root, absolute. */
+	ASSERT_EQ(0, RUN(self->root, "save", "--state-dir", "/srv/umh/"));
+	ASSERT_TRUE(exists(self->root, "srv/umh/boots/" THIS_BOOT));
+	ASSERT_EQ(2, RUN(self->root, "save", "--state-dir", "srv"));
+	ASSERT_HAS(res.err, "umhcap: bad --state-dir \"srv\": give an absolute path");
+}
+
+/*
+ * Saved again in the same boot: the file replaced in one step, never
+ * written in place; a failed save leaves the old file whole.
+ */
+TEST_F(umh, save_replaces_atomically)
+{
+	char old_text[4096], buf[4096], tmp[PATH_MAX];
+	struct stat before, after;
+	ssize_t n;
+	int fd;
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	strcpy(old_text, get(self->root, BOOTS "/" THIS_BOOT));
+	snprintf(tmp, sizeof(tmp), "%s/" BOOTS "/" THIS_BOOT, self->root);
+	fd = open(tmp, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &before));
+	/* The record grew. */
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE) | B(CAP_KILL), 9);
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	ASSERT_HAS(get(self->root, BOOTS "/" THIS_BOOT),
+		   "\nmodprobe started 9 used 65568 0\n");
+	ASSERT_EQ(0, stat(tmp, &after));
+	ASSERT_NE(before.st_ino, after.st_ino);
+	/* Who had the old file open reads it whole. */
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	ASSERT_STREQ(old_text, buf);
+	ASSERT_STREQ(" " THIS_BOOT, entries(self->root, BOOTS));
+	/* A save that cannot write: exit 2, the file as it was. */
+	strcpy(old_text, get(self->root, BOOTS "/" THIS_BOOT));
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 12);
+	chmod_rel(self->root, BOOTS, 0555);
+	drop_caps = B(CAP_DAC_OVERRIDE);
+	ASSERT_EQ(2, RUN(self->root, "save"));
+	chmod_rel(self->root, BOOTS, 0755);
+	ASSERT_HAS(res.err, "umhcap: cannot write ");
+	ASSERT_HAS(res.err, "umhcap: save: nothing was written\n");
+	ASSERT_STREQ("", res.out);
+	ASSERT_STREQ(old_text, get(self->root, BOOTS "/" THIS_BOOT));
+	ASSERT_STREQ(" " THIS_BOOT, entries(self->root, BOOTS));
+}
+
+/* save -n: the file it would write, said; nothing written or made. */
+TEST_F(umh, save_dry_run_writes_nothing)
+{
+	char *before, *after, want[PATH_MAX + 128];
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "save", "-n"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(after);
+	ASSERT_STARTS(res.out, "umhcap-record 1\n");
+	ASSERT_HAS(res.out, "\nboot_id " THIS_BOOT "\n");
+	ASSERT_HAS(res.out, "\ncoredump started 2 used 3 0\n");
+	snprintf(want, sizeof(want),
+		 "\n-n, nothing written: would save boot " THIS_BOOT "'s record (6 helpers started: modprobe 4, coredump 2) to %s/" BOOTS "/" THIS_BOOT "\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "save", "--dry-run", "--state-dir", "/x"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* No record, or no boot id: exit 2, and nothing written or made. */
+TEST_F(umh, save_without_record)
+{
+	char *before, *after;
+
+	learn_scene(self->root);
+	/* The record, but no boot id to name it by. */
+	put(self->root, BOOT_ID_FILE, "not-a-boot-id\n");
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "save"));
+	ASSERT_HAS(res.err, BOOT_ID_FILE ": unexpected content \"not-a-boot-id\"; expected a boot id");
+	ASSERT_HAS(res.err, "umhcap: save: nothing was written\n");
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* A boot id, and no record. */
+	put(self->root, BOOT_ID_FILE, "%s\n", THIS_BOOT);
+	rm_file(self->root, UMH "/used");
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "save"));
+	ASSERT_HAS(res.err, "umhcap: this kernel keeps no record of what usermode helpers use (no ");
+	ASSERT_HAS(res.err, "umhcap: save: nothing was written\n");
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "save", "-n"));
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* An unpatched kernel. */
+	unpatch(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "save"));
+	ASSERT_HAS(res.err, "keeps no record");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	ASSERT_FALSE(exists(self->root, "var"));
 	free(before);
 	free(after);
 }

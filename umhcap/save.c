@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * save: keep this boot's record, which the kernel loses at reboot, in
+ * STATE_DIR/boots/BOOT_ID (saved.c has the format), for learn,
+ * export --learned and boot to merge in the boots after.  A unit runs it
+ * at shutdown, while /var is mounted; run again in the same boot, it
+ * replaces the file with the record, which has only grown.  The file is
+ * written whole or not at all: nothing is written before the record, the
+ * boot id and the directory are there.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "umhcap.h"
+
+/* "6 helpers started: modprobe 4, coredump 2"; the caller frees it. */
+static char *started(const struct umh_record *rec)
+{
+	unsigned long long n = rec->started[UMH_ALL];
+	const struct umh_purpose_info *u;
+	const char *sep = ": ";
+	size_t size;
+	char *s;
+	FILE *f;
+
+	f = open_memstream(&s, &size);
+	if (!f) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	fprintf(f, "%llu helper%s started", n, n == 1 ? "" : "s");
+	umh_for_each_purpose(u) {
+		if (!rec->started[u->id])
+			continue;
+		fprintf(f, "%s%s %llu", sep, u->name, rec->started[u->id]);
+		sep = ", ";
+	}
+	if (fclose(f)) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return s;
+}
+
+int cmd_save(const struct umh_args *a)
+{
+	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what;
+	long long now = time(NULL);
+	struct umh_record rec;
+	int ret;
+
+	ret = umh_record_load(a->root, &rec);
+	if (ret > 0)
+		umh_no_record(&rec);
+	if (ret || umh_boot_id(a->root, id)) {
+		umh_err("save: nothing was written");
+		return UMH_EXIT_ERROR;
+	}
+	dir = umh_boots_dir(a->root, a->state_dir);
+	rel = umh_boots_dir("", a->state_dir);
+	path = umh_xasprintf("%s/%s", dir, id);
+	text = umh_saved_format(id, now, umh_btime(a->root), &rec);
+	what = started(&rec);
+	ret = UMH_EXIT_OK;
+	if (a->dry_run) {
+		printf("%s-n, nothing written: would save boot %s's record (%s) to %s\n",
+		       text, id, what, path);
+	} else if (umh_mkdirs(a->root, rel) ||
+		   umh_replace(path, text, strlen(text), 0644, -1, -1)) {
+		umh_err("save: nothing was written");
+		ret = UMH_EXIT_ERROR;
+	} else {
+		printf("saved boot %s's record (%s) to %s\n", id, what, path);
+	}
+	free(what);
+	free(text);
+	free(path);
+	free(rel);
+	free(dir);
+	return ret;
+}
