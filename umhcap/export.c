@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export: print the bounds, as they are or as learn --apply would leave
- * them, and the identities of the purposes that do not run as root, for
- * /etc/sysctl.d or for the kernel command line (cmdline.c).  A purpose's
- * gid and uid come before its bounds, the gid first, as user writes them.
+ * them (with the saved boots merged), and the identities of the purposes
+ * that do not run as root, for /etc/sysctl.d or for the kernel command
+ * line (cmdline.c).  A purpose's gid and uid come before its bounds, the
+ * gid first, as user writes them.
  */
 #include <inttypes.h>
 
@@ -29,6 +30,9 @@ static void export_sysctl(const struct umh_state *st, int p)
 int cmd_export(const struct umh_args *a)
 {
 	const struct umh_purpose_info *u;
+	struct umh_merge m = {
+		.state_dir = a->state_dir, .this_boot = a->this_boot,
+	};
 	struct umh_state st, cur;
 	struct umh_record rec;
 	int ret;
@@ -37,8 +41,11 @@ int cmd_export(const struct umh_args *a)
 		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
 	if (a->include_idle && !a->learned)
 		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
+	if ((a->state_dir || a->this_boot) && !a->learned)
+		return umh_usage_error(a->cmd, "--state-dir and --this-boot go with --learned");
 	if (a->learned) {
-		ret = umh_learned(a->root, a->include_idle, &cur, &st, &rec);
+		ret = umh_learned(a->root, a->include_idle, &m, &cur, &st,
+				  &rec);
 		if (ret)
 			return ret;
 	} else if (umh_load(a->root, &st)) {

@@ -1,19 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * learn: what usermode helpers used since boot, from the kernel's record
- * (<purpose>/used and <purpose>/started), next to what their bounds
- * allow, and who they run as when it is not root; with --apply, narrow
- * each purpose that ran to what it used (learned.c), an idle one only
- * with --include-idle.
+ * (<purpose>/used and <purpose>/started) and the boots umhcap save kept,
+ * next to what their bounds allow, and who they run as when it is not
+ * root; with --apply, narrow each purpose that ran to what it used
+ * (learned.c), an idle one only with --include-idle.
  */
 #include <stdlib.h>
 
 #include "umhcap.h"
 
+/*
+ * When the record is of: "since boot", or, with saved boots merged, "in
+ * N boots".
+ */
+static const char *since(const struct umh_merge *m)
+{
+	static char buf[64];
+
+	if (!m->saved)
+		return "since boot";
+	snprintf(buf, sizeof(buf), "in %d boots", m->saved + 1);
+	return buf;
+}
+
 /* ---- the report ---- */
 
 static void text_purpose(const struct umh_args *a, const struct umh_state *st,
-			 const struct umh_record *rec, int p)
+			 const struct umh_record *rec,
+			 const struct umh_merge *m, int p)
 {
 	unsigned long long n = rec->started[p];
 	uint64_t allowed = umh_ceiling(st, p), used = rec->used[p];
@@ -23,14 +38,16 @@ static void text_purpose(const struct umh_args *a, const struct umh_state *st,
 	else
 		printf("%s: ", umh_purpose_name(p));
 	if (n)
-		printf("%llu helper%s started since boot\n", n,
-		       n == 1 ? "" : "s");
+		printf("%llu helper%s started %s\n", n, n == 1 ? "" : "s",
+		       since(m));
 	else if (p == UMH_ALL)
-		printf("no helper started since boot\n");
+		printf("no helper started %s\n", since(m));
 	else if (a->include_idle)
-		printf("no helper started since boot (idle; --include-idle narrows it to what it used)\n");
+		printf("no helper started %s (idle; --include-idle narrows it to what it used)\n",
+		       since(m));
 	else
-		printf("no helper started since boot (idle: --apply leaves it alone)\n");
+		printf("no helper started %s (idle: --apply leaves it alone)\n",
+		       since(m));
 	if (!umh_is_root(&st->id[p]))
 		umh_print_ident("runs as:", &st->id[p]);
 	umh_print_line(a->hex, "used:", used);
@@ -60,12 +77,35 @@ static void json_purpose(const struct umh_state *st,
 	putchar('}');
 }
 
+/*
+ * ,"learned_from":{...}: this boot's id, whether --this-boot left the
+ * saved boots out, how many were merged and over what time, whether this
+ * boot's saved file was superseded, and how many files were refused.
+ */
+static void json_merge(const struct umh_merge *m)
+{
+	printf(",\n \"learned_from\":{\"boot_id\":");
+	if (m->boot_id[0])
+		printf("\"%s\"", m->boot_id);
+	else
+		printf("null");
+	printf(",\"this_boot_only\":%s,\"saved_boots\":%d,\"first_saved\":",
+	       m->this_boot ? "true" : "false", m->saved);
+	if (m->saved)
+		printf("%lld,\"last_saved\":%lld", m->first, m->last);
+	else
+		printf("null,\"last_saved\":null");
+	printf(",\"superseded\":%s,\"refused\":%d}",
+	       m->superseded ? "true" : "false", m->refused);
+}
+
 static void report(const struct umh_args *a, const struct umh_state *st,
 		   const struct umh_state *learned,
-		   const struct umh_record *rec)
+		   const struct umh_record *rec, const struct umh_merge *m)
 {
 	const struct umh_purpose_info *u;
 	bool first = true;
+	char *from;
 
 	if (a->json) {
 		printf("{\"version\":1,\"cap_bits\":%d,\"started\":%llu",
@@ -80,17 +120,23 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		}
 		printf("\n  ]");
 		umh_print_json_idents(st, a->sel);
+		json_merge(m);
 		printf("\n}\n");
 		return;
 	}
+	from = umh_merge_describe(a->root, m);
+	printf("learned from %s\n\n", from);
+	free(from);
 	umh_for_each(u)
 		if (a->sel[u->id])
-			text_purpose(a, st, rec, u->id);
+			text_purpose(a, st, rec, m, u->id);
 	printf("\nused: what the purpose's helpers, and every process they started, were\n"
-	       "granted since boot. allowed: all.bset & <purpose>.bset, the most a helper\n"
+	       "granted %s. allowed: all.bset & <purpose>.bset, the most a helper\n"
 	       "gets. 'umhcap learn --apply' narrows the bset and inheritable bound of each\n"
 	       "purpose whose helpers ran to what they used; idle purposes are left alone\n"
-	       "unless --include-idle is given.\n");
+	       "unless --include-idle is given.\n", since(m));
+	if (!m->this_boot)
+		printf("'umhcap save' keeps this boot's record for the next ones to learn from.\n");
 	if (st->idents)
 		printf("runs as: the user and group a purpose's helpers run as now, when not\n"
 		       "root ('umhcap user').\n");
@@ -123,14 +169,15 @@ static int apply_file(const struct umh_args *a, struct apply_state *as,
 static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 			 const struct umh_bound *cur,
 			 const struct umh_bound *nb,
-			 const struct umh_record *rec, int p)
+			 const struct umh_record *rec,
+			 const struct umh_merge *m, int p)
 {
 	const char *name = umh_purpose_name(p);
 	char *names;
 
 	if (umh_idle(rec, p) && !a->include_idle) {
-		printf("%s: no helper started since boot; left alone (--include-idle narrows it too)\n",
-		       name);
+		printf("%s: no helper started %s; left alone (--include-idle narrows it too)\n",
+		       name, since(m));
 		as->idle++;
 		return 0;
 	}
@@ -161,15 +208,22 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 
 static int apply(const struct umh_args *a, const struct umh_state *st,
 		 const struct umh_state *learned,
-		 const struct umh_record *rec)
+		 const struct umh_record *rec, const struct umh_merge *m)
 {
 	const struct umh_purpose_info *u;
 	struct apply_state as = { 0 };
+	char *from;
 
+	/* Said when it is not this boot alone, as without saved boots. */
+	if (m->saved || m->refused || m->superseded) {
+		from = umh_merge_describe(a->root, m);
+		printf("learned from %s\n", from);
+		free(from);
+	}
 	umh_for_each_purpose(u)
 		if (a->sel[u->id] &&
 		    apply_purpose(a, &as, &st->b[u->id], &learned->b[u->id],
-				  rec, u->id))
+				  rec, m, u->id))
 			return umh_write_failed("learn --apply", "narrowed",
 						as.wrote, u);
 	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone\n",
@@ -182,6 +236,9 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 
 int cmd_learn(const struct umh_args *a)
 {
+	struct umh_merge m = {
+		.state_dir = a->state_dir, .this_boot = a->this_boot,
+	};
 	struct umh_state st, learned;
 	struct umh_record rec;
 	int ret;
@@ -194,15 +251,15 @@ int cmd_learn(const struct umh_args *a)
 		umh_err("--json is not supported by learn --apply; use umhcap learn --json");
 		return UMH_EXIT_ERROR;
 	}
-	ret = umh_learned(a->root, a->include_idle, &st, &learned, &rec);
+	ret = umh_learned(a->root, a->include_idle, &m, &st, &learned, &rec);
 	if (ret) {
 		if (a->apply)
 			umh_err("learn --apply: nothing was written");
 		return ret;
 	}
 	if (!a->apply) {
-		report(a, &st, &learned, &rec);
+		report(a, &st, &learned, &rec, &m);
 		return UMH_EXIT_OK;
 	}
-	return apply(a, &st, &learned, &rec);
+	return apply(a, &st, &learned, &rec, &m);
 }

@@ -2,7 +2,8 @@
 /*
  * The bounds the kernel's record leads to, which learn --apply writes
  * and export --learned prints: each purpose whose helpers ran narrowed
- * to what they used.
+ * to what they used, in this boot and in the boots umhcap save kept
+ * (saved.c).
  *
  * A purpose whose helpers never ran has an empty record, which says
  * nothing about what they need: it is left alone unless include_idle.
@@ -31,13 +32,15 @@ static void learned_bounds(const struct umh_state *cur,
 }
 
 /*
- * Load the bounds into @cur and the record into @rec, and compute the
- * learned bounds into @learned; the global bound stays as it is.
- * Returns 0 or an exit code; prints its own errors, and says so when the
- * kernel keeps no record.
+ * Load the bounds into @cur and the record into @rec, merge into it the
+ * saved boots @m names (none if @m is NULL), and compute the learned
+ * bounds into @learned; the global bound stays as it is.  Returns 0 or
+ * an exit code; prints its own errors, and says so when the kernel keeps
+ * no record.
  */
-int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
-		struct umh_state *learned, struct umh_record *rec)
+int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
+		struct umh_state *cur, struct umh_state *learned,
+		struct umh_record *rec)
 {
 	int ret;
 
@@ -46,7 +49,7 @@ int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
 	ret = umh_record_load(root, rec);
 	if (ret > 0)
 		umh_no_record(rec);
-	if (ret)
+	if (ret || (m && umh_saved_merge(root, m, rec)))
 		return UMH_EXIT_ERROR;
 	learned_bounds(cur, rec, include_idle, learned);
 	return 0;

@@ -71,16 +71,17 @@ static const struct umh_cmd cmds[] = {
 		.run		= cmd_learn,
 		.takes		= UMH_TAKES_APPLY | UMH_TAKES_DRY_RUN |
 				  UMH_TAKES_IDLE | UMH_TAKES_HEX |
-				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES,
-		.synopsis	= "[-x] [--json] [--include-idle] [PURPOSE...]\n"
-				  "--apply [-n] [--include-idle] [PURPOSE...]",
+				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES |
+				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT,
+		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]\n"
+				  "--apply [-n] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]",
 		.summary	= "what helpers used; --apply narrows to it",
 		.about		=
 "What the helpers of each purpose, and every process they started, used\n"
-"since boot, from the kernel's record, next to what their bounds allow.\n"
-"With --apply, narrow each purpose whose helpers ran to what they used;\n"
-"an idle purpose, whose helpers never ran, is left alone unless\n"
-"--include-idle.",
+"since boot, from the kernel's record, and in the boots umhcap save kept\n"
+"(unless --this-boot), next to what their bounds allow.  With --apply,\n"
+"narrow each purpose whose helpers ran to what they used; an idle\n"
+"purpose, whose helpers never ran, is left alone unless --include-idle.",
 	},
 	{
 		.name		= "check",
@@ -112,8 +113,9 @@ static const struct umh_cmd cmds[] = {
 		.name		= "export",
 		.run		= cmd_export,
 		.takes		= UMH_TAKES_LEARNED | UMH_TAKES_IDLE |
-				  UMH_TAKES_FORMAT,
-		.synopsis	= "[--learned [--include-idle]] --sysctl|--cmdline",
+				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
+				  UMH_TAKES_THIS_BOOT,
+		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"

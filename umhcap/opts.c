@@ -22,6 +22,7 @@ enum {
 	OPT_CMDLINE,
 	OPT_JSON,
 	OPT_STATE_DIR,
+	OPT_THIS_BOOT,
 };
 
 struct option_info {
@@ -56,6 +57,8 @@ static const struct option_info options[] = {
 	  "also print hex masks" },
 	{ UMH_TAKES_JSON,	OPT_JSON,	"json",		NULL,
 	  "machine-readable output" },
+	{ UMH_TAKES_THIS_BOOT,	OPT_THIS_BOOT,	"this-boot",	NULL,
+	  "this boot's record only: merge no saved boot" },
 	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
 	  "saved boots in DIR/boots, not " UMH_STATE_DIR "/boots" },
 	{ 0,			'h',		"help",		NULL,
@@ -421,6 +424,9 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 		case OPT_STATE_DIR:
 			if (parse_state_dir(optarg, &a->state_dir))
 				return -1;
+			break;
+		case OPT_THIS_BOOT:
+			a->this_boot = true;
 			break;
 		default:
 			umh_option_error(c, argv, shorts, a->cmd);

@@ -22,15 +22,31 @@
  * used, in the kernel's two decimal 32-bit words, low word first.  A
  * line starting with '#' is a comment.  Fields are separated by one
  * space; every line ends with a newline.
+ *
+ * The commands that learn (learn, export --learned) merge the saved
+ * boots into this boot's record: used is the union, started the sum.
+ * A file that is not exactly that, that is not a regular file, or that
+ * someone other than root (or the user umhcap runs as) owns or may
+ * write, is refused with a warning and merged not at all: merging only
+ * widens what helpers used, but a forged record of a purpose that
+ * "started" and used nothing would narrow it to nothing.  This boot's
+ * saved file is left out: the live record holds all it holds, and more.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "umhcap.h"
+
+/* A saved file is far smaller: 9 lines of at most 60 bytes, and comments. */
+#define SAVED_MAX	8192
 
 /* ROOT/STATE_DIR/boots; the caller frees it. */
 char *umh_boots_dir(const char *root, const char *state_dir)
@@ -178,4 +194,373 @@ char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 	}
 	free(iso);
 	return text;
+}
+
+/* One saved file, parsed. */
+struct saved {
+	char boot_id[UMH_BOOT_ID_LEN + 1];
+	long long saved;
+	struct umh_record rec;
+};
+
+/* Split @line at single spaces into at most @max fields; -1 if more. */
+static int split(char *line, char **field, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		field[n++] = line;
+		line = strchr(line, ' ');
+		if (!line)
+			return n;
+		*line++ = '\0';
+	}
+}
+
+/* Is it the first time? */
+static bool first_time(bool *seen)
+{
+	bool first = !*seen;
+
+	*seen = true;
+	return first;
+}
+
+/* One line of a saved file.  Returns NULL, or what is wrong with it. */
+static const char *parse_line(char *line, struct saved *s, bool seen[])
+{
+	enum { SEEN_ID = UMH_NR, SEEN_SAVED, SEEN_BTIME };
+	unsigned long long v, lo, hi;
+	char *f[8];
+	int n, p;
+
+	n = split(line, f, 8);
+	if (n == 2 && !strcmp(f[0], "boot_id")) {
+		if (!first_time(&seen[SEEN_ID]))
+			return "a second boot_id line";
+		if (!is_boot_id(f[1], strlen(f[1])))
+			return "a boot id is 8-4-4-4-12 lowercase hex digits";
+		strcpy(s->boot_id, f[1]);
+		return NULL;
+	}
+	if (n == 2 && (!strcmp(f[0], "saved") || !strcmp(f[0], "btime"))) {
+		p = f[0][0] == 's' ? SEEN_SAVED : SEEN_BTIME;
+		if (!first_time(&seen[p]))
+			return "a second saved or btime line";
+		if (parse_ull(f[1], LLONG_MAX, &v))
+			return "a time is a decimal number of seconds";
+		if (p == SEEN_SAVED)
+			s->saved = v;
+		return NULL;
+	}
+	p = umh_purpose_lookup(f[0]);
+	if (p < 0)
+		return "expected boot_id, saved, btime, or a purpose's name";
+	if (n != 6 || strcmp(f[1], "started") || strcmp(f[3], "used"))
+		return "expected \"PURPOSE started N used LOW HIGH\"";
+	if (!first_time(&seen[p]))
+		return "a second line of the purpose";
+	if (parse_ull(f[2], ULLONG_MAX, &s->rec.started[p]) ||
+	    parse_ull(f[4], UINT32_MAX, &lo) ||
+	    parse_ull(f[5], UINT32_MAX, &hi))
+		return "expected decimal numbers: started N, used two 32-bit words";
+	s->rec.used[p] = hi << 32 | lo;
+	return NULL;
+}
+
+/*
+ * Parse @text, the file @name.  Returns NULL, or what is wrong with it,
+ * with *@line the line (0: the file as a whole).
+ */
+static const char *parse_saved(char *text, size_t len, const char *name,
+			       struct saved *s, int *line)
+{
+	bool seen[UMH_NR + 3] = { false };
+	const struct umh_purpose_info *u;
+	const char *why = NULL;
+	char *l, *nl;
+
+	memset(s, 0, sizeof(*s));
+	*line = 0;
+	if (strlen(text) != len)
+		return "a NUL byte in it";
+	if (!len || text[len - 1] != '\n')
+		return "not ended by a newline (cut short?)";
+	for (l = text; !why && *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		*nl = '\0';
+		++*line;
+		if (*line == 1)
+			why = strcmp(l, UMH_SAVED_MAGIC) ?
+			      "not \"" UMH_SAVED_MAGIC "\": not a record umhcap saved, or of a later version" :
+			      NULL;
+		else if (*l != '#')
+			why = parse_line(l, s, seen);
+	}
+	if (why)
+		return why;
+	*line = 0;
+	if (!seen[UMH_NR] || !seen[UMH_NR + 1])
+		return "no boot_id or no saved line";
+	umh_for_each(u)
+		if (!seen[u->id])
+			return "a purpose has no line";
+	if (strcmp(s->boot_id, name))
+		return "its boot_id is not its name";
+	return NULL;
+}
+
+/*
+ * @st, of @path: a regular file or (@dir) directory that only root, or
+ * the user umhcap runs as, owns and may write.  Returns NULL, or why not,
+ * in @why.
+ */
+static const char *untrusted(const struct stat *st, bool dir, char *why,
+			     size_t len)
+{
+	if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+		snprintf(why, len, "not a %s", dir ? "directory" :
+			 "regular file");
+	else if (st->st_uid && st->st_uid != geteuid())
+		snprintf(why, len, "owned by uid %u, not root; only root may write what learn merges: chown root",
+			 (unsigned int)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, len, "%s-writable (mode %04o); only root may write what learn merges: chmod go-w",
+			 st->st_mode & S_IWOTH ? "world" : "group",
+			 (unsigned int)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
+/*
+ * Read and parse @name in @dir (fd @dfd).  Returns 0, or -1 after a
+ * warning that names the file and says why it is refused.
+ */
+static int read_saved(int dfd, const char *dir, const char *name,
+		      struct saved *s)
+{
+	char *text = NULL, why[160];
+	const char *bad = NULL;
+	size_t len = 0;
+	struct stat st;
+	int fd, line = 0, err = 0;
+	ssize_t n;
+
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		err = errno;
+	else if (fstat(fd, &st))
+		err = errno;
+	else
+		bad = untrusted(&st, false, why, sizeof(why));
+	if (!err && !bad) {
+		text = malloc(SAVED_MAX + 1);
+		if (!text) {
+			umh_oom();
+			exit(UMH_EXIT_ERROR);
+		}
+		n = read(fd, text, SAVED_MAX + 1);
+		if (n < 0)
+			err = errno;
+		else if (n > SAVED_MAX)
+			bad = "larger than any record umhcap saves";
+		else
+			len = n;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!err && !bad) {
+		text[len] = '\0';
+		bad = parse_saved(text, len, name, s, &line);
+	}
+	free(text);
+	if (err)
+		umh_warn("ignoring saved record %s/%s: %s", dir, name,
+			 err == ELOOP ? "a symbolic link" : strerror(err));
+	else if (bad && line)
+		umh_warn("ignoring saved record %s/%s: line %d: %s", dir,
+			 name, line, bad);
+	else if (bad)
+		umh_warn("ignoring saved record %s/%s: %s", dir, name, bad);
+	return err || bad ? -1 : 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The names in @dir (fd @dfd), but for dot files (a save's temporary
+ * file), sorted, so that warnings come in one order; *@n of them.
+ * Returns NULL on error (printed), *@n = 0.
+ */
+static char **list_dir(int dfd, const char *dir, size_t *n)
+{
+	char **names = NULL, **nn;
+	struct dirent *de;
+	size_t size = 0;
+	DIR *d;
+
+	*n = 0;
+	d = fdopendir(dup(dfd));
+	if (!d) {
+		umh_warn("cannot read %s: %s; merged no saved boot", dir,
+			 strerror(errno));
+		return NULL;
+	}
+	while ((errno = 0, de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (*n == size) {
+			size = size ? 2 * size : 16;
+			nn = realloc(names, size * sizeof(*names));
+			if (!nn) {
+				umh_oom();
+				exit(UMH_EXIT_ERROR);
+			}
+			names = nn;
+		}
+		names[(*n)++] = umh_xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, *n, sizeof(*names), by_name);
+	return names;
+}
+
+static unsigned long long add_sat(unsigned long long a, unsigned long long b)
+{
+	return a + b < a ? ULLONG_MAX : a + b;
+}
+
+static void merge_one(struct umh_merge *m, struct umh_record *rec,
+		      const struct saved *s)
+{
+	const struct umh_purpose_info *u;
+
+	umh_for_each(u) {
+		rec->used[u->id] |= s->rec.used[u->id];
+		rec->started[u->id] = add_sat(rec->started[u->id],
+					      s->rec.started[u->id]);
+	}
+	if (!m->saved || s->saved < m->first)
+		m->first = s->saved;
+	if (!m->saved || s->saved > m->last)
+		m->last = s->saved;
+	m->saved++;
+}
+
+/*
+ * Every saved boot in @dir, open as @dfd, but this one, into @rec.
+ * Returns 0, or -1 after an error (printed): there are saved boots, and
+ * this boot's id, which tells its own saved file, cannot be read.
+ */
+static int merge_dir(const char *root, int dfd, const char *dir,
+		     struct umh_merge *m, struct umh_record *rec)
+{
+	size_t i, n;
+	char **names = list_dir(dfd, dir, &n);
+	struct saved s;
+	int ret = 0;
+
+	if (n && umh_boot_id(root, m->boot_id))
+		ret = -1;
+	for (i = 0; i < n; i++) {
+		if (ret) {
+			/* Nothing merged. */
+		} else if (!is_boot_id(names[i], strlen(names[i]))) {
+			umh_warn("ignoring %s/%s: not a saved record's name, a boot id",
+				 dir, names[i]);
+			m->refused++;
+		} else if (!strcmp(names[i], m->boot_id)) {
+			m->superseded = true;
+		} else if (read_saved(dfd, dir, names[i], &s)) {
+			m->refused++;
+		} else {
+			merge_one(m, rec, &s);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/*
+ * Merge into @rec, this boot's record, the saved boots of m->state_dir,
+ * unless m->this_boot; fill in the rest of @m.  A saved file, or the
+ * directory, that cannot be trusted or read is warned of and left out.
+ * Returns 0, or -1 after an error (printed), as merge_dir().
+ */
+int umh_saved_merge(const char *root, struct umh_merge *m,
+		    struct umh_record *rec)
+{
+	char *dir = umh_boots_dir(root, m->state_dir), why[160];
+	const char *bad;
+	struct stat st;
+	int dfd, ret = 0;
+
+	m->boot_id[0] = '\0';
+	m->saved = m->refused = 0;
+	m->superseded = false;
+	m->first = m->last = 0;
+	if (m->this_boot)
+		goto out;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno != ENOENT)
+			umh_warn("cannot open %s: %s; merged no saved boot",
+				 dir, errno == ELOOP || errno == ENOTDIR ?
+				 "not a directory" : strerror(errno));
+		goto out;
+	}
+	bad = fstat(dfd, &st) ? strerror(errno) :
+	      untrusted(&st, true, why, sizeof(why));
+	if (bad)
+		umh_warn("ignoring the saved boots in %s: %s", dir, bad);
+	else
+		ret = merge_dir(root, dfd, dir, m, rec);
+	close(dfd);
+out:
+	free(dir);
+	return ret;
+}
+
+/*
+ * What @m merged, after "learned from": "2 saved boots (saved A to B)
+ * and this boot", and what it left out.  The caller frees it.
+ */
+char *umh_merge_describe(const char *root, const struct umh_merge *m)
+{
+	char *first = umh_time_iso(m->first), *last = umh_time_iso(m->last);
+	char *dir = umh_boots_dir(root, m->state_dir);
+	char *s, *span, *refused;
+
+	if (m->saved > 1)
+		span = umh_xasprintf("%d saved boots (saved %s to %s) and this boot",
+				     m->saved, first, last);
+	else if (m->saved)
+		span = umh_xasprintf("1 saved boot (saved %s) and this boot",
+				     first);
+	else if (m->this_boot)
+		span = umh_xstrdup("this boot only (--this-boot)");
+	else
+		span = umh_xasprintf("this boot only: no other boot saved in %s",
+				     dir);
+	refused = m->refused ?
+		  umh_xasprintf("; %d saved file%s refused (see the warnings)",
+				m->refused, m->refused == 1 ? "" : "s") :
+		  umh_xstrdup("");
+	s = umh_xasprintf("%s%s%s", span, m->superseded ?
+			  "; this boot's saved record left out, the live one holds it" :
+			  "", refused);
+	free(refused);
+	free(span);
+	free(dir);
+	free(first);
+	free(last);
+	return s;
 }

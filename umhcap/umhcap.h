@@ -15,7 +15,8 @@
  *               writing
  *   write.c     narrowing a bound, or setting an id: written and read
  *               back, EPERM explained; or, with -n, only said
- *   saved.c     the records of past boots umhcap save keeps
+ *   saved.c     the records of past boots umhcap save keeps, and
+ *               merging them into this boot's
  *   learned.c   the bounds the record leads to
  *   print.c     the lines and JSON members several commands print, and
  *               the names of users and groups
@@ -219,11 +220,24 @@ int umh_write_failed(const char *cmd, const char *undone,
 
 /*
  * saved.c: the record of each past boot, as umhcap save keeps it in
- * ROOT + state dir + "/boots/" + its boot id.
+ * ROOT + state dir + "/boots/" + its boot id; and which of them were
+ * merged into this boot's record.
  */
 #define UMH_STATE_DIR		"/var/lib/umhcap"
 #define UMH_BOOT_ID_LEN		36	/* 8-4-4-4-12 hex digits */
 #define UMH_SAVED_MAGIC		"umhcap-record 1"
+
+struct umh_merge {
+	/* Given: */
+	const char *state_dir;	/* --state-dir, or NULL: UMH_STATE_DIR */
+	bool this_boot;		/* --this-boot: merge no saved boot */
+	/* Found: */
+	char boot_id[UMH_BOOT_ID_LEN + 1];	/* "" if not read */
+	int saved;		/* saved boots merged */
+	int refused;		/* saved files refused, each with a warning */
+	bool superseded;	/* this boot's saved file, left out */
+	long long first, last;	/* earliest and latest save time merged */
+};
 
 char *umh_boots_dir(const char *root, const char *state_dir);
 int umh_boot_id(const char *root, char id[UMH_BOOT_ID_LEN + 1]);
@@ -231,11 +245,15 @@ long long umh_btime(const char *root);
 char *umh_time_iso(long long t);
 char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 		       const struct umh_record *rec);
+int umh_saved_merge(const char *root, struct umh_merge *m,
+		    struct umh_record *rec);
+char *umh_merge_describe(const char *root, const struct umh_merge *m);
 
 /* learned.c */
 bool umh_idle(const struct umh_record *rec, int purpose);
-int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
-		struct umh_state *learned, struct umh_record *rec);
+int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
+		struct umh_state *cur, struct umh_state *learned,
+		struct umh_record *rec);
 
 /* print.c */
 void umh_print_line(bool hex, const char *label, uint64_t mask);
@@ -268,6 +286,7 @@ enum {
 	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,PURPOSE...] */
 	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
 	UMH_TAKES_STATE_DIR	= 1 << 13,	/* --state-dir DIR */
+	UMH_TAKES_THIS_BOOT	= 1 << 14,	/* --this-boot */
 };
 
 struct umh_args;
@@ -301,6 +320,7 @@ struct umh_args {
 	uint64_t caps;		/* CAP... */
 	const char *ident;	/* USER[:GROUP] */
 	const char *state_dir;	/* --state-dir DIR; NULL without it */
+	bool this_boot;		/* --this-boot */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);

@@ -2620,7 +2620,7 @@ TEST_F(umh, learn_shows_identity)
 	ASSERT_EQ(0, RUN(self->root, "learn", "--json", "coredump"));
 	ASSERT_JSON(res.out);
 	snprintf(want, sizeof(want), "\n  ],\"identities\":{\n"
-		 "    \"coredump\":{\"uid\":%u,\"gid\":%u}\n  }\n}\n",
+		 "    \"coredump\":{\"uid\":%u,\"gid\":%u}\n  },\n",
 		 w.uid, w.gid);
 	ASSERT_HAS(res.out, want);
 	/* --apply narrows the bounds, and leaves the identity. */
@@ -5656,7 +5656,7 @@ TEST_F(umh, help_and_version)
 {
 	ASSERT_EQ(0, RUN(self->root, "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap");
-	ASSERT_HAS(res.out, "export [--learned [--include-idle]] --sysctl|--cmdline");
+	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline");
 	ASSERT_HAS(res.out, "learn --apply [-n] [--include-idle]");
 	ASSERT_HAS(res.out, "\n  policy  ");
 	ASSERT_EQ(0, RUN(self->root, "--version"));
@@ -6046,6 +6046,10 @@ TEST_F(umh, keep_dry_run_writes_nothing)
 
 /* ---- learning across boots: save, learn's merge, boot ---- */
 
+#define BOOT_A		"11111111-2222-4333-8444-555555555555"
+#define BOOT_B		"aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+#define SAVED_A		1700000000LL	/* 2023-11-14T22:13:20Z */
+#define SAVED_B		1700086400LL	/* a day later */
 
 /* A boot's record: helpers started and capabilities used, by purpose. */
 struct boot_rec {
@@ -6063,6 +6067,57 @@ static const struct boot_rec live_scene = {
 static const char *rec_name(size_t i)
 {
 	return i ? purposes[i - 1] : "all";
+}
+
+/*
+ * The text of a saved record, in the format umhcap.8 gives; without its
+ * comment, which the format lets a file leave out.  Static.
+ */
+static const char *saved_text(const char *id, long long saved,
+			      const struct boot_rec *r)
+{
+	static char buf[4096];
+	size_t i;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "umhcap-record 1\nboot_id %s\n"
+		     "saved %lld\nbtime %lld\n", id, saved, saved - 3600);
+	for (i = 0; i <= NR_PURPOSES; i++)
+		n += snprintf(buf + n, sizeof(buf) - n,
+			      "%s started %llu used %u %u\n", rec_name(i),
+			      r->started[i], (uint32_t)r->used[i],
+			      (uint32_t)(r->used[i] >> 32));
+	return buf;
+}
+
+static void put_saved(const char *root, const char *id, const char *text)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), BOOTS "/%s", id);
+	put(root, rel, "%s", text);
+}
+
+/*
+ * Two saved boots: A, a day before B, ran modprobe once, with cap_kill
+ * besides, and power once; B ran coredump three times, with
+ * cap_fowner, and request_key once, which used nothing.
+ */
+static void two_saved_boots(const char *root)
+{
+	static const struct boot_rec a = {
+		.started = { 2, 1, 0, 0, 0, 0, 1 },
+		.used = { B(CAP_SYS_MODULE) | B(CAP_KILL) | B(CAP_SYS_BOOT),
+			  B(CAP_SYS_MODULE) | B(CAP_KILL), 0, 0, 0, 0,
+			  B(CAP_SYS_BOOT) },
+	};
+	static const struct boot_rec b = {
+		.started = { 4, 0, 3, 0, 1 },
+		.used = { CD_USED | B(CAP_FOWNER), 0, CD_USED | B(CAP_FOWNER) },
+	};
+
+	put_saved(root, BOOT_A, saved_text(BOOT_A, SAVED_A, &a));
+	put_saved(root, BOOT_B, saved_text(BOOT_B, SAVED_B, &b));
 }
 
 /* The mode of ROOT/rel, or -1. */
@@ -6103,6 +6158,18 @@ static const char *entries(const char *root, const char *rel)
 	}
 	if (n >= 0)
 		free(list);
+	return buf;
+}
+
+/* What export --learned --cmdline prints, without its newline; static. */
+static const char *learned_params(const char *root,
+				  struct __test_metadata *_metadata)
+{
+	static char buf[4096];
+
+	ASSERT_EQ(0, RUN(root, "export", "--learned", "--cmdline"));
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(res.out, "\n"),
+		 res.out);
 	return buf;
 }
 
@@ -6273,6 +6340,228 @@ TEST_F(umh, save_without_record)
 	ASSERT_FALSE(exists(self->root, "var"));
 	free(before);
 	free(after);
+}
+
+/*
+ * learn merges two saved boots with this one: used their union, started
+ * their sum; and says how many, and over what time.
+ */
+TEST_F(umh, learn_merges_saved_boots)
+{
+	char want[PATH_MAX + 256];
+
+	learn_scene(self->root);
+	two_saved_boots(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_STARTS(res.out, "learned from 2 saved boots (saved 2023-11-14T22:13:20Z to 2023-11-15T22:13:20Z) and this boot\n\n");
+	ASSERT_HAS(res.out, "all (every helper): 12 helpers started in 3 boots\n");
+	ASSERT_HAS(res.out, "modprobe: 5 helpers started in 3 boots\n"
+			    "  used:        cap_kill, cap_sys_module\n");
+	ASSERT_HAS(res.out, "coredump: 5 helpers started in 3 boots\n"
+			    "  used:        cap_chown, cap_dac_override, cap_fowner\n");
+	ASSERT_HAS(res.out, "request_key: 1 helper started in 3 boots\n"
+			    "  used:        none\n");
+	ASSERT_HAS(res.out, "power: 1 helper started in 3 boots\n"
+			    "  used:        cap_sys_boot\n");
+	ASSERT_HAS(res.out, "uevent: no helper started in 3 boots (idle");
+	/* One saved boot: its time alone. */
+	rm_file(self->root, BOOTS "/" BOOT_B);
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.out, "learned from 1 saved boot (saved 2023-11-14T22:13:20Z) and this boot\n");
+	ASSERT_HAS(res.out, "modprobe: 5 helpers started in 2 boots\n");
+	two_saved_boots(self->root);
+	/* --this-boot: the live record alone, as without saved boots. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--this-boot"));
+	ASSERT_HAS(res.out, "learned from this boot only (--this-boot)\n");
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n"
+			    "  used:        cap_sys_module\n");
+	rm_file(self->root, BOOTS "/" BOOT_A);
+	rm_file(self->root, BOOTS "/" BOOT_B);
+	ASSERT_EQ(0, RUN(self->root, "learn"));
+	snprintf(want, sizeof(want),
+		 "learned from this boot only: no other boot saved in %s/" BOOTS "\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n");
+}
+
+/* The merge in JSON, learn --apply and export --learned. */
+TEST_F(umh, learn_merged_json_apply_export)
+{
+	const char *params;
+
+	learn_scene(self->root);
+	two_saved_boots(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--json"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "{\"version\":1,");
+	ASSERT_HAS(res.out, ",\"started\":12,");
+	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"started\":5,\"idle\":false,\"used\":\"0x10020\",");
+	ASSERT_HAS(res.out, "\n \"learned_from\":{\"boot_id\":\"" THIS_BOOT "\","
+			    "\"this_boot_only\":false,\"saved_boots\":2,"
+			    "\"first_saved\":1700000000,\"last_saved\":1700086400,"
+			    "\"superseded\":false,\"refused\":0}\n}\n");
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--this-boot"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "\"this_boot_only\":true,\"saved_boots\":0,"
+			    "\"first_saved\":null,\"last_saved\":null,");
+	/* --apply narrows to the union, and says what it learned from. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.out, "learned from 2 saved boots (saved 2023-11-14T22:13:20Z to 2023-11-15T22:13:20Z) and this boot\n");
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE) | B(CAP_KILL)),
+		     get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(CD_USED | B(CAP_FOWNER)),
+		     get(self->root, UMH "/coredump/inheritable"));
+	ASSERT_STREQ(written(0), get(self->root, UMH "/request_key/bset"));
+	ASSERT_STREQ(written(B(CAP_SYS_BOOT)), get(self->root, UMH "/power/bset"));
+	ASSERT_HAS(res.out, "4 purposes narrowed, 0 unchanged, 4 idle left alone\n");
+	/* export --learned: the same, and with --this-boot, this boot's. */
+	set_bound(self->root, "modprobe", full(), full());
+	set_bound(self->root, "coredump", full(), full());
+	params = learned_params(self->root, _metadata);
+	ASSERT_HAS(params, "usermodehelper.bset=all:0x");
+	ASSERT_HAS(params, ",modprobe:0x10020,coredump:0xb,");
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--this-boot",
+			 "--cmdline"));
+	ASSERT_HAS(res.out, ",modprobe:0x10000,coredump:0x3,");
+	ASSERT_EQ(2, RUN(self->root, "export", "--this-boot", "--cmdline"));
+	ASSERT_HAS(res.err, "--state-dir and --this-boot go with --learned");
+	/* --state-dir: the saved boots are elsewhere. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--state-dir", "/nowhere"));
+	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
+}
+
+/*
+ * This boot's saved file is not counted again: the live record holds
+ * all it holds.  save, then learn: the live counts, once.
+ */
+TEST_F(umh, learn_does_not_count_this_boot_twice)
+{
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	ASSERT_EQ(0, RUN(self->root, "learn"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
+	ASSERT_HAS(res.out, "; this boot's saved record left out, the live one holds it\n");
+	ASSERT_HAS(res.out, "all (every helper): 6 helpers started since boot\n");
+	ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n");
+	/* With another boot saved: 4 + its 1, not 4 + 4 + 1. */
+	two_saved_boots(self->root);
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.out, "learned from 2 saved boots (saved 2023-11-14T22:13:20Z to 2023-11-15T22:13:20Z) and this boot; this boot's saved record left out, the live one holds it\n");
+	ASSERT_HAS(res.out, "modprobe: 5 helpers started in 3 boots\n");
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn"));
+	ASSERT_HAS(res.out, "\"saved_boots\":2,");
+	ASSERT_HAS(res.out, "\"superseded\":true,");
+}
+
+/*
+ * A saved file that is not what save writes, or that another than root
+ * may have written, is refused with a warning naming it, and merged not
+ * at all: each bad file here would add cap_net_admin to modprobe.
+ */
+TEST_F(umh, learn_refuses_bad_saved_files)
+{
+	static const struct boot_rec wide = {
+		.started = { 1, 1 },
+		.used = { B(CAP_NET_ADMIN), B(CAP_NET_ADMIN) },
+	};
+	static const struct {
+		const char *from, *to, *why;
+	} bad[] = {
+		{ "umhcap-record 1\n", "umhcap-record 2\n", "line 1: not \"umhcap-record 1\"" },
+		{ "\nother started 0 used 0 0\n", "\n", "a purpose has no line" },
+		{ "\nsaved 1700000000\n", "\n", "no boot_id or no saved line" },
+		{ "\nmodprobe started 1 used", "\nmodprobe started -1 used", "line 6: expected decimal numbers" },
+		{ "\nmodprobe started 1 used 4096 0\n", "\nmodprobe started 1 used 4096 0 0\n", "line 6: expected \"PURPOSE started N used LOW HIGH\"" },
+		{ "\nmodprobe started 1 used 4096 0\n", "\nmodprobe started 1 used 4096 4294967296\n", "line 6: expected decimal numbers" },
+		{ "\nmodprobe started", "\nmodprobe  started", "line 6: expected \"PURPOSE started" },
+		{ "\npower started", "\nmodprobe started", "line 11: a second line of the purpose" },
+		{ "\npower started", "\nbogus started", "line 11: expected boot_id, saved, btime, or a purpose's name" },
+		{ "boot_id " BOOT_A, "boot_id " BOOT_B, "its boot_id is not its name" },
+		{ "other started 0 used 0 0\n", "other started 0 used 0 0", "not ended by a newline" },
+	};
+	char rel[256], want[PATH_MAX + 256];
+	const char *good;
+	size_t i;
+
+	learn_scene(self->root);
+	snprintf(rel, sizeof(rel), BOOTS "/" BOOT_A);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		put_saved(self->root, BOOT_A, edited(saved_text(BOOT_A, SAVED_A, &wide),
+					       bad[i].from, bad[i].to));
+		ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+		snprintf(want, sizeof(want), "umhcap: warning: ignoring saved record %s/%s: %s",
+			 self->root, rel, bad[i].why);
+		EXPECT_TRUE(strstr(res.err, want) != NULL)
+			TH_LOG("%zu: want \"%s\" in: %s", i, want, res.err);
+		EXPECT_EQ(1, count_of(res.err, "\n"));
+		ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
+		ASSERT_HAS(res.out, "; 1 saved file refused (see the warnings)\n");
+		ASSERT_HAS(res.out, "modprobe: 4 helpers started since boot\n"
+				    "  used:        cap_sys_module\n");
+	}
+	/* Good, but writable by the group, by all, or owned by another. */
+	good = saved_text(BOOT_A, SAVED_A, &wide);
+	put_saved(self->root, BOOT_A, good);
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_HAS(res.out, "  used:        cap_net_admin, cap_sys_module\n");
+	chmod_rel(self->root, rel, 0664);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "umhcap: warning: ignoring saved record %s/%s: group-writable (mode 0664); only root may write what learn merges: chmod go-w\n",
+		 self->root, rel);
+	ASSERT_STREQ(want, res.err);
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
+	chmod_rel(self->root, rel, 0646);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_HAS(res.err, "/" BOOT_A ": world-writable (mode 0646)");
+	ASSERT_HAS(res.out, ",modprobe:0x10000,");
+	chmod_rel(self->root, rel, 0644);
+	snprintf(want, sizeof(want), "%s/%s", self->root, rel);
+	ASSERT_EQ(0, chown(want, 4242, 0));
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.err, "/" BOOT_A ": owned by uid 4242, not root; only root may write what learn merges: chown root\n");
+	ASSERT_HAS(res.out, "  used:        cap_sys_module\n");
+	ASSERT_EQ(0, chown(want, 0, 0));
+	/* A symbolic link, and a name that is no boot id. */
+	rm_file(self->root, rel);
+	put(self->root, "elsewhere", "%s", good);
+	snprintf(want, sizeof(want), "%s/elsewhere", self->root);
+	ASSERT_EQ(0, symlink(want, edited("%s/" BOOTS "/" BOOT_A, "%s", self->root)));
+	put(self->root, BOOTS "/notes.txt", "hello\n");
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.err, "/" BOOT_A ": a symbolic link\n");
+	ASSERT_HAS(res.err, "/" BOOTS "/notes.txt: not a saved record's name, a boot id\n");
+	ASSERT_HAS(res.out, "; 2 saved files refused (see the warnings)\n");
+	ASSERT_HAS(res.out, "  used:        cap_sys_module\n");
+	/* The directory itself writable by others: every file left out. */
+	rm_file(self->root, rel);
+	rm_file(self->root, BOOTS "/notes.txt");
+	put_saved(self->root, BOOT_A, good);
+	chmod_rel(self->root, BOOTS, 0775);
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.err, "umhcap: warning: ignoring the saved boots in ");
+	ASSERT_HAS(res.err, "/" BOOTS ": group-writable (mode 0775)");
+	ASSERT_HAS(res.out, "  used:        cap_sys_module\n");
+	chmod_rel(self->root, BOOTS, 0755);
+	ASSERT_EQ(0, RUN(self->root, "learn", "modprobe"));
+	ASSERT_HAS(res.out, "  used:        cap_net_admin, cap_sys_module\n");
+}
+
+/* Saved boots, and no boot id to tell this one's: an error, not a guess. */
+TEST_F(umh, learn_saved_boots_need_the_boot_id)
+{
+	learn_scene(self->root);
+	two_saved_boots(self->root);
+	rm_file(self->root, BOOT_ID_FILE);
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply"));
+	ASSERT_HAS(res.err, BOOT_ID_FILE ": No such file or directory; it tells this boot's record from the others");
+	ASSERT_HAS(res.err, "umhcap: learn --apply: nothing was written\n");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--this-boot"));
 }
 
 TEST_HARNESS_MAIN
