@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bounds the kernel's record leads to, which learn --apply writes
- * and export --learned prints: each purpose whose helpers ran narrowed
- * to what they used, in this boot and in the boots umhcap save kept
- * (saved.c).
+ * The bounds the kernel's record leads to, which learn --apply writes,
+ * export --learned prints and boot hands to the boot loader: each
+ * purpose whose helpers ran narrowed to what they used, in this boot and
+ * in the boots umhcap save kept (saved.c).
  *
  * A purpose whose helpers never ran has an empty record, which says
  * nothing about what they need: it is left alone unless include_idle.

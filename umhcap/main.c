@@ -147,6 +147,23 @@ static const struct umh_cmd cmds[] = {
 "save of the same boot wrote, for later boots to learn from.  Meant for\n"
 "a unit to run at shutdown.",
 	},
+	{
+		.name		= "boot",
+		.run		= cmd_boot,
+		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_LOADER |
+				  UMH_TAKES_IDLE | UMH_TAKES_STATE_DIR |
+				  UMH_TAKES_THIS_BOOT,
+		.synopsis	= "[-n] [--grub|--kernel-install] [--include-idle] "
+				  "[--this-boot] [--state-dir DIR]",
+		.summary	= "put the learned bounds on the next boot's command line",
+		.about		=
+"Write what export --learned --cmdline prints, learned from this boot and\n"
+"the saved ones, where the boot loader reads it: with --grub (the default\n"
+"without /etc/kernel/cmdline), as /etc/default/grub.d/umhcap.cfg, which\n"
+"update-grub reads; with --kernel-install (the default with it), in\n"
+"/etc/kernel/cmdline, its usermodehelper.* items replaced.  Nothing is\n"
+"written if no helper started.",
+	},
 };
 
 #define NR_CMDS	ARRAY_SIZE(cmds)
@@ -220,9 +237,9 @@ static void usage(void)
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
 	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user,\n"
-	       "save: nothing was written; learn, export --learned, save: also no\n"
-	       "record of what helpers use on this kernel), 3 learn --apply or user\n"
-	       "wrote to some purposes, then failed\n"
+	       "save, boot: nothing was written; learn, export --learned, save, boot:\n"
+	       "also no record of what helpers use on this kernel), 3 learn --apply or\n"
+	       "user wrote to some purposes, then failed\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }

@@ -23,6 +23,8 @@ enum {
 	OPT_JSON,
 	OPT_STATE_DIR,
 	OPT_THIS_BOOT,
+	OPT_GRUB,
+	OPT_KERNEL_INSTALL,
 };
 
 struct option_info {
@@ -57,6 +59,10 @@ static const struct option_info options[] = {
 	  "also print hex masks" },
 	{ UMH_TAKES_JSON,	OPT_JSON,	"json",		NULL,
 	  "machine-readable output" },
+	{ UMH_TAKES_LOADER,	OPT_GRUB,	"grub",		NULL,
+	  "write /etc/default/grub.d/umhcap.cfg, for update-grub" },
+	{ UMH_TAKES_LOADER,	OPT_KERNEL_INSTALL, "kernel-install", NULL,
+	  "edit /etc/kernel/cmdline, for kernel-install" },
 	{ UMH_TAKES_THIS_BOOT,	OPT_THIS_BOOT,	"this-boot",	NULL,
 	  "this boot's record only: merge no saved boot" },
 	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
@@ -427,6 +433,12 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_THIS_BOOT:
 			a->this_boot = true;
+			break;
+		case OPT_GRUB:
+			a->grub = true;
+			break;
+		case OPT_KERNEL_INSTALL:
+			a->kernel_install = true;
 			break;
 		default:
 			umh_option_error(c, argv, shorts, a->cmd);

@@ -23,7 +23,7 @@
  *   cmdline.c   the usermodehelper.* kernel parameters of a state
  *   opts.c      every command's options and arguments, and its --help
  *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c,
- *   save.c
+ *   save.c, boot.c
  *               the commands, which use none of each other
  *   main.c      the global options, and the table of commands
  */
@@ -287,6 +287,7 @@ enum {
 	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
 	UMH_TAKES_STATE_DIR	= 1 << 13,	/* --state-dir DIR */
 	UMH_TAKES_THIS_BOOT	= 1 << 14,	/* --this-boot */
+	UMH_TAKES_LOADER	= 1 << 15,	/* --grub, --kernel-install */
 };
 
 struct umh_args;
@@ -321,6 +322,8 @@ struct umh_args {
 	const char *ident;	/* USER[:GROUP] */
 	const char *state_dir;	/* --state-dir DIR; NULL without it */
 	bool this_boot;		/* --this-boot */
+	bool grub;		/* --grub */
+	bool kernel_install;	/* --kernel-install */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);
@@ -341,5 +344,6 @@ int cmd_policy(const struct umh_args *a);
 int cmd_export(const struct umh_args *a);
 int cmd_trace(const struct umh_args *a);
 int cmd_save(const struct umh_args *a);
+int cmd_boot(const struct umh_args *a);
 
 #endif /* UMHCAP_H */

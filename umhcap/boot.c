@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boot: hand the learned bounds to the boot loader, so that they hold
+ * from the first helper of the next boot.  The parameters are what
+ * export --learned --cmdline prints (cmdline.c), with the saved boots
+ * merged; they go
+ *
+ *  --grub: into /etc/default/grub.d/umhcap.cfg, umhcap's own file,
+ *	rewritten whole each time, which update-grub sources as POSIX sh
+ *	after /etc/default/grub: it appends them to GRUB_CMDLINE_LINUX;
+ *  --kernel-install: into /etc/kernel/cmdline, the command line
+ *	kernel-install gives the kernels it installs: every usermodehelper.*
+ *	item in it is replaced by them, and all else kept byte for byte.
+ *	Without the file, it is made from what kernel-install would use:
+ *	/usr/lib/kernel/cmdline, or /proc/cmdline but for its BOOT_IMAGE=
+ *	and initrd= items.
+ *
+ * Without either option, --kernel-install where /etc/kernel/cmdline is,
+ * --grub elsewhere.  Either file is replaced in one step (file.c), with
+ * its mode and owner; nothing is written when nothing was learned.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "umhcap.h"
+
+#define GRUB_DIR	"/etc/default/grub.d"
+#define GRUB_CFG	GRUB_DIR "/umhcap.cfg"
+#define KI_CMDLINE	"/etc/kernel/cmdline"
+#define KI_USR_CMDLINE	"/usr/lib/kernel/cmdline"
+#define CMDLINE_MAX	(1 << 16)
+
+/*
+ * Every character the parameters are made of: none has a meaning to sh
+ * in a double-quoted string, or to the kernel's parser in an item.
+ */
+#define PARAM_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_.,:= "
+
+/* Something learned: a purpose whose helpers ran. */
+static bool learned_any(const struct umh_record *rec)
+{
+	const struct umh_purpose_info *u;
+
+	umh_for_each_purpose(u)
+		if (!umh_idle(rec, u->id))
+			return true;
+	return false;
+}
+
+/* ---- --grub ---- */
+
+/*
+ * The text of umhcap.cfg: what wrote it, when, and from which boots; then
+ * one assignment.  The caller frees it.
+ */
+static char *grub_cfg(const char *params, const struct umh_merge *m)
+{
+	char *now = umh_time_iso(time(NULL)), *first = umh_time_iso(m->first);
+	char *last = umh_time_iso(m->last), *from, *text;
+
+	if (m->saved > 1)
+		from = umh_xasprintf("%d saved boots, saved %s to\n# %s, and this boot",
+				     m->saved, first, last);
+	else if (m->saved)
+		from = umh_xasprintf("1 saved boot, saved %s, and this\n# boot",
+				     first);
+	else
+		from = umh_xstrdup("this boot only");
+	text = umh_xasprintf(
+		"# Written by umhcap boot at %s; umhcap rewrites this file\n"
+		"# whole: change the bounds with umhcap, not here.  update-grub sources\n"
+		"# it after /etc/default/grub.  The capability bounds of usermode\n"
+		"# helpers learned from %s:\n"
+		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+		now, from, params);
+	free(from);
+	free(last);
+	free(first);
+	free(now);
+	return text;
+}
+
+/* ---- --kernel-install ---- */
+
+/* Runs of space, as the kernel and kernel-install split a command line. */
+static size_t space(const char *s, size_t i)
+{
+	while (s[i] && isspace((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* The end of the item at @i: a double quote hides the spaces after it. */
+static size_t item_end(const char *s, size_t i)
+{
+	bool quoted = false;
+
+	for (; s[i] && (quoted || !isspace((unsigned char)s[i])); i++)
+		if (s[i] == '"')
+			quoted = !quoted;
+	return i;
+}
+
+/* Does the item @t, @n bytes, quotes left out, start with @prefix? */
+static bool item_is(const char *t, size_t n, const char *prefix)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && prefix[k]; i++) {
+		if (t[i] == '"')
+			continue;
+		if (t[i] != prefix[k])
+			return false;
+		k++;
+	}
+	return !prefix[k];
+}
+
+/*
+ * @line without its usermodehelper.* items, counted in *@replaced (and,
+ * with @from_proc, without BOOT_IMAGE= and initrd=), @params after the
+ * last item kept; the space between the items, before the first and
+ * after the last as it was.  The caller frees it.
+ */
+static char *edit_cmdline(const char *line, bool from_proc,
+			  const char *params, int *replaced)
+{
+	size_t i = space(line, 0), start, end = 0;
+	bool kept = false;
+	size_t size;
+	char *out;
+	FILE *f;
+
+	*replaced = 0;
+	if (!line[i])
+		return umh_xasprintf("%s\n", params);
+	f = open_memstream(&out, &size);
+	if (!f) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	fwrite(line, 1, i, f);
+	/*
+	 * An item kept after another keeps the space before it, which
+	 * follows the item before it in @line, kept or not.
+	 */
+	while (line[i]) {
+		start = i;
+		i = item_end(line, start);
+		if (item_is(line + start, i - start, "usermodehelper.")) {
+			++*replaced;
+		} else if (!from_proc ||
+			   (!item_is(line + start, i - start, "BOOT_IMAGE=") &&
+			    !item_is(line + start, i - start, "initrd="))) {
+			if (kept)
+				fwrite(line + end, 1, start - end, f);
+			fwrite(line + start, 1, i - start, f);
+			kept = true;
+		}
+		end = i;
+		i = space(line, i);
+	}
+	fprintf(f, "%s%s%s", kept ? " " : "", params, line + end);
+	if (fclose(f)) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return out;
+}
+
+/*
+ * The command line kernel-install starts from: *@from names the file;
+ * *@st its mode and owner, when it is /etc/kernel/cmdline.  Returns the
+ * text, or NULL after an error (printed).
+ */
+static char *ki_source(const char *root, char **from, bool *from_proc,
+		       struct stat *st, bool *exists)
+{
+	static const char *const files[] = {
+		KI_CMDLINE, KI_USR_CMDLINE, "/proc/cmdline",
+	};
+	char *path, *text;
+	size_t i, len;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		path = umh_xasprintf("%s%s", root, files[i]);
+		err = umh_read_all(path, CMDLINE_MAX, &text, &len);
+		if (!err && strlen(text) != len)
+			err = -EINVAL;
+		if (err != -ENOENT)
+			break;
+		free(path);
+	}
+	if (err) {
+		umh_err("cannot read %s: %s", path,
+			err == -EINVAL ? "a NUL byte in it" : strerror(-err));
+		free(path);
+		return NULL;
+	}
+	*exists = i == 0;
+	*from_proc = i == 2;
+	if (*exists && stat(path, st)) {
+		umh_err("cannot stat %s: %s", path, strerror(errno));
+		free(text);
+		free(path);
+		return NULL;
+	}
+	*from = path;
+	return text;
+}
+
+/* ---- the command ---- */
+
+static int write_or_show(const struct umh_args *a, const char *path,
+			 const char *text, const struct stat *st)
+{
+	if (a->dry_run) {
+		printf("%s-n, nothing written: would write the above to %s\n",
+		       text, path);
+		return 0;
+	}
+	return umh_replace(path, text, strlen(text),
+			   st ? st->st_mode & 07777 : 0644,
+			   st ? (long)st->st_uid : -1,
+			   st ? (long)st->st_gid : -1);
+}
+
+static int boot_grub(const struct umh_args *a, const char *params,
+		     const struct umh_merge *m, const char *from)
+{
+	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
+	char *text = grub_cfg(params, m);
+	struct stat st;
+	bool exists = !stat(path, &st);
+	int ret = UMH_EXIT_OK;
+
+	if (!a->dry_run && umh_mkdirs(a->root, GRUB_DIR))
+		ret = UMH_EXIT_ERROR;
+	else if (write_or_show(a, path, text, exists ? &st : NULL))
+		ret = UMH_EXIT_ERROR;
+	else if (!a->dry_run)
+		printf("wrote %s, with the bounds learned from %s:\n  %s\n"
+		       "next: run update-grub, then reboot: the bounds hold from the first helper of that boot\n",
+		       path, from, params);
+	free(text);
+	free(path);
+	return ret;
+}
+
+static int boot_kernel_install(const struct umh_args *a, const char *params,
+			       const char *from)
+{
+	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
+	char *source, *line, *text, *made = NULL;
+	bool from_proc, exists;
+	struct stat st;
+	int replaced, ret = UMH_EXIT_OK;
+
+	line = ki_source(a->root, &source, &from_proc, &st, &exists);
+	if (!line) {
+		free(path);
+		return UMH_EXIT_ERROR;
+	}
+	text = edit_cmdline(line, from_proc, params, &replaced);
+	if (!exists)
+		made = umh_xasprintf("made from %s%s; ", source, from_proc ?
+				     " without BOOT_IMAGE= and initrd=" : "");
+	if (!a->dry_run && !exists && umh_mkdirs(a->root, "/etc/kernel"))
+		ret = UMH_EXIT_ERROR;
+	else if (write_or_show(a, path, text, exists ? &st : NULL))
+		ret = UMH_EXIT_ERROR;
+	else if (!a->dry_run)
+		printf("wrote %s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n"
+		       "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: the bounds hold from the first helper of that boot\n",
+		       path, made ? made : "", replaced,
+		       replaced == 1 ? "" : "s", from, params);
+	free(made);
+	free(text);
+	free(line);
+	free(source);
+	free(path);
+	return ret;
+}
+
+/* --kernel-install where /etc/kernel/cmdline is, --grub elsewhere. */
+static bool use_kernel_install(const struct umh_args *a)
+{
+	char *path;
+	struct stat st;
+	bool there;
+
+	if (a->grub || a->kernel_install)
+		return a->kernel_install;
+	path = umh_xasprintf("%s" KI_CMDLINE, a->root);
+	there = !stat(path, &st);
+	free(path);
+	return there;
+}
+
+int cmd_boot(const struct umh_args *a)
+{
+	struct umh_merge m = {
+		.state_dir = a->state_dir, .this_boot = a->this_boot,
+	};
+	struct umh_state cur, learned;
+	struct umh_record rec;
+	char *params, *from;
+	int ret;
+
+	if (a->grub && a->kernel_install)
+		return umh_usage_error(a->cmd, "give one of --grub and --kernel-install");
+	ret = umh_learned(a->root, a->include_idle, &m, &cur, &learned, &rec);
+	if (ret) {
+		umh_err("boot: nothing was written");
+		return ret;
+	}
+	from = umh_merge_describe(a->root, &m);
+	if (!learned_any(&rec)) {
+		umh_err("boot: nothing learned from %s: no helper started; let the machine run with open bounds, save its boots, and try again; nothing was written",
+			from);
+		free(from);
+		return UMH_EXIT_ERROR;
+	}
+	params = umh_cmdline_format(&learned);
+	if (params[strspn(params, PARAM_CHARS)]) {
+		umh_err("boot: unexpected character in the parameters \"%s\"; nothing was written",
+			params);
+		ret = UMH_EXIT_ERROR;
+	} else if (use_kernel_install(a)) {
+		ret = boot_kernel_install(a, params, from);
+	} else {
+		ret = boot_grub(a, params, &m, from);
+	}
+	free(params);
+	free(from);
+	return ret;
+}
