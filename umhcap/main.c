@@ -256,6 +256,8 @@ int main(int argc, char **argv)
 	char json[64];
 	int c, ret;
 
+	/* getopt says nothing itself: every error is umhcap's (msg.c). */
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ROOT:

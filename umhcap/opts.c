@@ -357,6 +357,7 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 	a->count = -1;
 	getopt_spec(a->cmd->takes, shorts, longs);
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':

@@ -75,6 +75,8 @@ struct result {
 static struct result res;
 /* Capabilities taken from the bounding set of the next umhcap run. */
 static uint64_t drop_caps;
+/* The argv[0] of the next umhcap run; NULL: the binary's path. */
+static const char *argv0;
 
 static uint64_t full(void)
 {
@@ -355,7 +357,7 @@ static void slurp(int fd, char *buf, size_t len)
 static int run_argv(const char *root, bool with_root, const char *args[])
 {
 	const char *bin = getenv("UMHCAP_BIN") ?: "./umhcap";
-	const char *argv[64] = { bin };
+	const char *argv[64] = { argv0 ?: bin };
 	int out = fileno(tmpfile()), err = fileno(tmpfile());
 	int i, n = 1, status;
 	pid_t pid;
@@ -383,6 +385,7 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 	}
 	waitpid(pid, &status, 0);
 	drop_caps = 0;
+	argv0 = NULL;
 	slurp(out, res.out, sizeof(res.out));
 	slurp(err, res.err, sizeof(res.err));
 	res.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -5655,6 +5658,79 @@ TEST_F(umh, unknown_command)
 {
 	ASSERT_EQ(2, RUN(self->root, "frobnicate"));
 	ASSERT_HAS(res.err, "umhcap: unknown command \"frobnicate\"");
+}
+
+/* Does every line of @s start with @prefix? */
+static bool every_line_starts(const char *s, const char *prefix)
+{
+	for (; *s; s = strchr(s, '\n') + 1) {
+		if (strncmp(s, prefix, strlen(prefix)) || !strchr(s, '\n'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every error and warning starts "umhcap: ", whatever argv[0] is:
+ * getopt's own messages too, which would start with argv[0].
+ */
+TEST_F(umh, errors_start_with_umhcap)
+{
+	static const char *const argv0s[] = {
+		"./umhcap", "/x/umhcap", "keep", "umhcap.static",
+	};
+	static const char *const runs[][6] = {
+		{ "--bogus" },
+		{ "-Q" },
+		{ "--root" },
+		{ "--json=1", "show" },
+		{ "frobnicate" },
+		{ "keep", "-Q", "cap_chown" },
+		{ "keep", "--bogus", "cap_chown" },
+		{ "keep", "cap_chown", "-p" },
+		{ "keep", "--dry-run=1", "cap_chown" },
+		{ "keep", "--d" },
+		{ "keep", "-p", "bogus", "cap_chown" },
+		{ "keep", "cap_bogus" },
+		{ "keep", "-p", "modprobe", "cap_chown" },
+		{ "keep" },
+		{ "drop", "-p", "modprobe" },
+		{ "user", "-p", "coredump", "no-such-user-here" },
+		{ "learn", "-n" },
+		{ "export" },
+		{ "policy", "--json" },
+		{ "trace", "--count", "0" },
+		{ "show", "--json=x" },
+	};
+	char *before, *after;
+	size_t i, r;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(argv0s); i++) {
+		for (r = 0; r < ARRAY_SIZE(runs); r++) {
+			argv0 = argv0s[i];
+			EXPECT_EQ(2, run_argv(self->root, true,
+					      (const char **)runs[r]))
+				TH_LOG("%s %s %s", argv0s[i], runs[r][0],
+				       runs[r][1]);
+			EXPECT_NE(0, res.err[0]);
+			EXPECT_TRUE(every_line_starts(res.err, "umhcap: "))
+				TH_LOG("%s %s %s: %s", argv0s[i], runs[r][0],
+				       runs[r][1], res.err);
+		}
+		/* A warning, as an error. */
+		argv0 = argv0s[i];
+		EXPECT_EQ(0, run_argv(self->root, true, (const char *[]){
+			"keep", "-n", "-p", "modprobe", "sys_module", NULL }));
+		ASSERT_HAS(res.err, "umhcap: warning: ");
+		EXPECT_TRUE(every_line_starts(res.err, "umhcap: "))
+			TH_LOG("%s: %s", argv0s[i], res.err);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
 }
 
 /* ---- the table of purposes ---- */
