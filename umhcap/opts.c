@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "umhcap.h"
 
@@ -230,7 +231,9 @@ static void cmd_help(const struct umh_cmd *cmd)
 	}
 	if (cmd->takes & UMH_TAKES_CAPS)
 		printf("\nCAP: a capability, by name (cap_sys_module or sys_module, in any\n"
-		       "case) or by number\n");
+		       "case) or by number; several, as arguments or comma-separated\n"
+		       "(sys_module,net_admin); all: every capability; none: no capability,\n"
+		       "alone\n");
 	if (cmd->takes & UMH_TAKES_IDENT)
 		printf("\nUSER, GROUP: a name this machine's passwd or group knows, or a\n"
 		       "number; GROUP defaults to USER's primary group, and is needed for a\n"
@@ -275,25 +278,64 @@ static int parse_count(const char *arg, long *count)
 	return -1;
 }
 
-/* Every capability is checked, and every one unknown said, at once. */
-static int parse_caps(const struct umh_args *a, int n, char **args,
-		      uint64_t *mask)
+/*
+ * One element of a CAP argument, into *@mask: a capability, or all.
+ * Returns 0, 1 for none, or -1 after saying what is wrong.
+ */
+static int parse_cap(struct umh_args *a, const char *arg, const char *name,
+		     uint64_t *mask)
 {
-	bool bad = false;
-	int i, cap;
+	int cap;
+
+	if (!*name) {
+		umh_err("empty capability name in \"%s\"; separate names with one comma, none before the first or after the last",
+			arg);
+		return -1;
+	}
+	if (!strcasecmp(name, "none"))
+		return 1;
+	if (!strcasecmp(name, "all")) {
+		a->caps_all = true;
+		*mask = ~0ULL;
+		return 0;
+	}
+	if (caps_parse(name, &cap)) {
+		umh_err("unknown capability \"%s\"; use a name like cap_sys_module or sys_module, a number below %d, all or none",
+			name, caps_nbits());
+		return -1;
+	}
+	*mask |= 1ULL << cap;
+	return 0;
+}
+
+/*
+ * CAP...: each argument a capability or a comma-separated list of them;
+ * all, every capability; none, the empty set, which goes alone.  Every
+ * element is checked, and every one wrong said, at once.
+ */
+static int parse_caps(struct umh_args *a, int n, char **args, uint64_t *mask)
+{
+	bool bad = false, none = false, some = false;
+	char *list, *rest, *name;
+	int i, ret;
 
 	if (!n) {
 		umh_usage_error(a->cmd, "name one capability at least");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (caps_parse(args[i], &cap)) {
-			umh_err("unknown capability \"%s\"; use a name like cap_sys_module or sys_module, or a number below %d",
-				args[i], caps_nbits());
-			bad = true;
-			continue;
+		list = rest = umh_xstrdup(args[i]);
+		while ((name = strsep(&rest, ","))) {
+			ret = parse_cap(a, args[i], name, mask);
+			bad |= ret < 0;
+			none |= ret > 0;
+			some |= !ret;
 		}
-		*mask |= 1ULL << cap;
+		free(list);
+	}
+	if (none && some) {
+		umh_err("none is the empty set and goes alone: name capabilities, or none");
+		bad = true;
 	}
 	return bad ? -1 : 0;
 }

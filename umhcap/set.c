@@ -7,13 +7,18 @@
 
 #include "umhcap.h"
 
-/* keep: every named cap must still be in the bset; bounds only narrow. */
+/*
+ * keep: every named cap must still be in the bset; bounds only narrow.
+ * all keeps what the bound has.
+ */
 static int check_keep(const struct umh_args *a, const struct umh_bound *b)
 {
 	const char *name = umh_purpose_name(a->purpose);
 	uint64_t missing = a->caps & ~b->bset;
 	char *miss, *cur;
 
+	if (a->caps_all)
+		return 0;
 	if (missing) {
 		miss = caps_list(missing);
 		cur = caps_format(b->bset);

@@ -267,7 +267,8 @@ struct umh_args {
 	long count;		/* --count N; -1 without it */
 	bool named;		/* PURPOSE... or -p PURPOSE,... named some */
 	bool sel[UMH_NR];	/* the purposes named, or all of them */
-	uint64_t caps;		/* CAP... */
+	uint64_t caps;		/* CAP...; all: ~0 */
+	bool caps_all;		/* CAP... named all */
 	const char *ident;	/* USER[:GROUP] */
 };
 

@@ -409,6 +409,7 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 
 static void fake_tracefs(const char *root, const char *dir);
 static int count_of(const char *hay, const char *needle);
+static char *tree(const char *root);
 
 FIXTURE(umh) {
 	char root[64];
@@ -689,12 +690,131 @@ TEST_F(umh, keep_inheritable_narrower)
 TEST_F(umh, unknown_cap_writes_nothing)
 {
 	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "modprobe", "cap_chown",
-			 "cap_bogus", "cap_kill,cap_chown"));
+			 "cap_bogus", "cap_kill,cap_bogus2"));
 	ASSERT_HAS(res.err, "unknown capability \"cap_bogus\"");
-	ASSERT_HAS(res.err, "unknown capability \"cap_kill,cap_chown\"");
+	ASSERT_HAS(res.err, "unknown capability \"cap_bogus2\"");
+	ASSERT_LACKS(res.err, "cap_kill");
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
 	ASSERT_STREQ(kernel_fmt(full()),
 		     get(self->root, UMH "/modprobe/inheritable"));
+}
+
+/* Comma-separated lists, mixed with arguments of their own. */
+TEST_F(umh, cap_lists)
+{
+	uint64_t m = B(CAP_SYS_PTRACE) | B(CAP_DAC_OVERRIDE) | B(CAP_CHOWN);
+	uint64_t d = full() & ~(B(CAP_SYS_MODULE) | B(CAP_NET_ADMIN));
+
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump",
+			 "sys_ptrace,dac_override", "chown"));
+	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/inheritable"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "cap_sys_module,cap_net_admin"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/inheritable"));
+	/* Names, numbers and cases, in one list; a name twice is once. */
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump",
+			 "CAP_SYS_PTRACE,1,Sys_Ptrace"));
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE) | B(CAP_DAC_OVERRIDE)),
+		     get(self->root, UMH "/coredump/bset"));
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump", "sys_ptrace"));
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE)),
+		     get(self->root, UMH "/coredump/bset"));
+	/* As their help says. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "--help"));
+	ASSERT_HAS(res.out, "several, as arguments or comma-separated\n"
+			    "(sys_module,net_admin); all: every capability; none: no capability,\n"
+			    "alone\n");
+}
+
+/*
+ * none, the empty set: keep none and drop all narrow to nothing; drop
+ * none and keep all leave a bound as it is, whatever it is, for bounds
+ * only narrow.  From everything, one bit, and nothing.
+ */
+TEST_F(umh, cap_none_and_all)
+{
+	static const char *const runs[][2] = {
+		{ "keep", "none" }, { "drop", "all" },
+		{ "keep", "all" }, { "drop", "none" },
+		{ "keep", "ALL" }, { "keep", "None" },
+	};
+	const uint64_t bounds[] = { full(), B(CAP_KILL), 0 };
+	size_t r, b;
+	uint64_t want;
+
+	for (r = 0; r < ARRAY_SIZE(runs); r++) {
+		for (b = 0; b < ARRAY_SIZE(bounds); b++) {
+			/* The inheritable bound narrower: it stays so. */
+			set_bound(self->root, "power", bounds[b], 0);
+			want = !strcasecmp(runs[r][1], "none") ==
+			       !strcmp(runs[r][0], "keep") ? 0 : bounds[b];
+			EXPECT_EQ(0, RUN(self->root, runs[r][0], "-p", "power",
+					 runs[r][1]))
+				TH_LOG("%s %s: %s", runs[r][0], runs[r][1],
+				       res.err);
+			EXPECT_STREQ(written(want),
+				     get(self->root, UMH "/power/bset"))
+				TH_LOG("%s %s over %s", runs[r][0], runs[r][1],
+				       fmt(bounds[b]));
+			EXPECT_STREQ(written(0),
+				     get(self->root, UMH "/power/inheritable"));
+			EXPECT_STREQ("", res.err);
+		}
+	}
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "power", "none"));
+	ASSERT_STREQ("power bset: none\npower inheritable: none\n", res.out);
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+}
+
+/* Empty elements, none with names, unknown names: said, nothing written. */
+TEST_F(umh, cap_list_errors_write_nothing)
+{
+	static const struct {
+		const char *cmd, *caps[3], *err;
+	} bad[] = {
+		{ "keep", { "sys_module,,kill" },
+		  "umhcap: empty capability name in \"sys_module,,kill\"; " },
+		{ "keep", { "sys_module," },
+		  "umhcap: empty capability name in \"sys_module,\"; " },
+		{ "drop", { ",sys_module" },
+		  "umhcap: empty capability name in \",sys_module\"; " },
+		{ "drop", { "kill", "" },
+		  "umhcap: empty capability name in \"\"; " },
+		{ "keep", { "," },
+		  "umhcap: empty capability name in \",\"; " },
+		{ "keep", { "none,sys_module" },
+		  "umhcap: none is the empty set and goes alone: name capabilities, or none\n" },
+		{ "drop", { "none", "kill" },
+		  "umhcap: none is the empty set and goes alone" },
+		{ "keep", { "all", "none" },
+		  "umhcap: none is the empty set and goes alone" },
+		{ "keep", { "kill,cap_bogus" },
+		  "umhcap: unknown capability \"cap_bogus\"; use a name like cap_sys_module or sys_module, a number below " },
+		{ "drop", { "allx" },
+		  "umhcap: unknown capability \"allx\"" },
+		{ "drop", { "kill,99" },
+		  "umhcap: unknown capability \"99\"" },
+	};
+	char *before, *after;
+	size_t i;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), B(CAP_KILL));
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(2, run_argv(self->root, true, (const char *[]){
+			bad[i].cmd, "-p", "modprobe", bad[i].caps[0],
+			bad[i].caps[1], NULL }))
+			TH_LOG("%s %s", bad[i].cmd, bad[i].caps[0]);
+		EXPECT_TRUE(strstr(res.err, bad[i].err) != NULL)
+			TH_LOG("%s %s: want \"%s\" in: %s", bad[i].cmd,
+			       bad[i].caps[0], bad[i].err, res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
 }
 
 TEST_F(umh, cap_number_out_of_range)
@@ -2006,8 +2126,6 @@ static const char *ident(uint32_t uid, uint32_t gid)
 	snprintf(b, 2048, "%u\n %u\n", uid, gid);
 	return b;
 }
-
-static char *tree(const char *root);
 
 TEST_F(umh, user_by_name)
 {
