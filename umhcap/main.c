@@ -14,7 +14,7 @@
 
 /* drop and keep take the same. */
 #define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | UMH_TAKES_CAPS)
-#define SET_SYNOPSIS	"[-p PURPOSE] [-n] CAP..."
+#define SET_SYNOPSIS	"[-p PURPOSE[,PURPOSE...]] [-n] CAP..."
 
 /* In the order umhcap --help lists them; the first is the default. */
 static const struct umh_cmd cmds[] = {
@@ -39,7 +39,9 @@ static const struct umh_cmd cmds[] = {
 		.summary	= "clear capabilities from a bound",
 		.about		=
 "Clear the capabilities named from the bset and the inheritable bound of\n"
-"a purpose, or of the global bound, then read both back to verify.",
+"each purpose named, or of the global bound, then read both back to\n"
+"verify.  drop all narrows them to nothing.  Every argument is checked,\n"
+"and every bound read, before anything is written.",
 	},
 	{
 		.name		= "keep",
@@ -48,9 +50,12 @@ static const struct umh_cmd cmds[] = {
 		.synopsis	= SET_SYNOPSIS,
 		.summary	= "narrow a bound to exactly CAP...",
 		.about		=
-"Narrow the bset and the inheritable bound of a purpose, or of the global\n"
-"bound, to exactly the capabilities named, then read both back to verify.\n"
-"Each must still be in the bset: a bound is only ever narrowed.",
+"Narrow the bset and the inheritable bound of each purpose named, or of\n"
+"the global bound, to exactly the capabilities named, then read both back\n"
+"to verify.  Each must still be in the bset: a bound is only ever\n"
+"narrowed; keep all leaves a bound as it is, keep none narrows it to\n"
+"nothing.  Every argument is checked, and every bound read, before\n"
+"anything is written.",
 	},
 	{
 		.name		= "user",
@@ -204,10 +209,10 @@ static void usage(void)
 	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
-	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user:\n"
-	       "nothing was written; learn, export --learned: also no record of what\n"
-	       "helpers use on this kernel), 3 learn --apply or user wrote to some\n"
-	       "purposes, then failed\n"
+	printf("exit status: 0 ok, 1 findings (check), 2 error (drop, keep, learn\n"
+	       "--apply, user: nothing was written; learn, export --learned: also no\n"
+	       "record of what helpers use on this kernel), 3 drop, keep, learn --apply\n"
+	       "or user wrote to some purposes, then failed\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }

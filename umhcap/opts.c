@@ -34,8 +34,8 @@ struct option_info {
 
 /* Every option of every command, in the order a command's help has them. */
 static const struct option_info options[] = {
-	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSE",
-	  "the bound to change: a purpose, or all (the default)" },
+	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSES",
+	  "the bounds to change, comma-separated; all: the global bound (the default)" },
 	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
 	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
@@ -250,16 +250,27 @@ static int parse_purpose(const char *arg, int *purpose)
 	return -1;
 }
 
-/* -p PURPOSE[,PURPOSE...]: into a->sel; all is every purpose. */
+/*
+ * -p PURPOSE[,PURPOSE...]: into a->sel.  all is the global bound where
+ * the command takes it (UMH_TAKES_PURPOSE), else every purpose.
+ */
 static int parse_purpose_list(struct umh_args *a, const char *arg)
 {
+	bool global = a->cmd->takes & UMH_TAKES_PURPOSE;
 	char *list = umh_xstrdup(arg), *rest = list, *name;
 	int i, p, ret = 0;
 
 	while (!ret && (name = strsep(&rest, ","))) {
+		if (!*name) {
+			umh_err("empty purpose name in \"%s\"; separate purposes with one comma, none before the first or after the last",
+				arg);
+			ret = -1;
+			break;
+		}
 		ret = parse_purpose(name, &p);
-		for (i = 0; !ret && i < UMH_NR_PURPOSES; i++)
-			a->sel[i] |= p == UMH_ALL || p == i;
+		for (i = 0; !ret && i < UMH_NR; i++)
+			a->sel[i] |= p == i ||
+				     (p == UMH_ALL && !global && i != UMH_ALL);
 	}
 	free(list);
 	a->named = true;
@@ -363,8 +374,10 @@ static int parse_operands(struct umh_args *a, int n, char **args)
 {
 	int i, p;
 
-	if (a->cmd->takes & UMH_TAKES_CAPS)
+	if (a->cmd->takes & UMH_TAKES_CAPS) {
+		a->sel[UMH_ALL] |= !a->named;
 		return parse_caps(a, n, args, &a->caps);
+	}
 	if (a->cmd->takes & UMH_TAKES_IDENT)
 		return parse_ident(a, n, args);
 	if (!(a->cmd->takes & UMH_TAKES_PURPOSES)) {
@@ -395,7 +408,6 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 	struct option longs[ARRAY_SIZE(options) + 1];
 	int c;
 
-	a->purpose = UMH_ALL;
 	a->count = -1;
 	getopt_spec(a->cmd->takes, shorts, longs);
 	optind = 0;
@@ -406,9 +418,7 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			cmd_help(a->cmd);
 			return 1;
 		case 'p':
-			if (a->cmd->takes & UMH_TAKES_PURPOSE_LIST ?
-			    parse_purpose_list(a, optarg) :
-			    parse_purpose(optarg, &a->purpose))
+			if (parse_purpose_list(a, optarg))
 				return -1;
 			break;
 		case 'c':

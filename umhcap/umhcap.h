@@ -35,8 +35,9 @@
 /* Exit codes. */
 #define UMH_EXIT_OK		0
 #define UMH_EXIT_FINDINGS	1
-#define UMH_EXIT_ERROR		2	/* learn --apply, user: nothing written */
-#define UMH_EXIT_PARTIAL	3	/* learn --apply, user: wrote some, then failed */
+#define UMH_EXIT_ERROR		2	/* drop, keep, learn --apply, user: nothing
+					 * written */
+#define UMH_EXIT_PARTIAL	3	/* the same: wrote some, then failed */
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -224,7 +225,7 @@ void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR]);
  * command takes.
  */
 enum {
-	UMH_TAKES_PURPOSE	= 1 << 0,	/* -p PURPOSE */
+	UMH_TAKES_PURPOSE	= 1 << 0,	/* -p PURPOSE[,...], all: global */
 	UMH_TAKES_DRY_RUN	= 1 << 1,	/* -n, --dry-run */
 	UMH_TAKES_APPLY		= 1 << 2,	/* --apply */
 	UMH_TAKES_IDLE		= 1 << 3,	/* --include-idle */
@@ -235,7 +236,7 @@ enum {
 	UMH_TAKES_JSON		= 1 << 8,	/* --json */
 	UMH_TAKES_PURPOSES	= 1 << 9,	/* PURPOSE... */
 	UMH_TAKES_CAPS		= 1 << 10,	/* CAP..., one at least */
-	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,PURPOSE...] */
+	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,...], all: each */
 	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
 };
 
@@ -263,10 +264,10 @@ struct umh_args {
 	bool learned;		/* --learned */
 	bool sysctl;		/* --sysctl */
 	bool cmdline;		/* --cmdline */
-	int purpose;		/* -p PURPOSE; UMH_ALL without it */
 	long count;		/* --count N; -1 without it */
 	bool named;		/* PURPOSE... or -p PURPOSE,... named some */
-	bool sel[UMH_NR];	/* the purposes named, or all of them */
+	bool sel[UMH_NR];	/* the purposes named, or all of them; drop
+				 * and keep: the global bound without -p */
 	uint64_t caps;		/* CAP...; all: ~0 */
 	bool caps_all;		/* CAP... named all */
 	const char *ident;	/* USER[:GROUP] */

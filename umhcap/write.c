@@ -183,7 +183,7 @@ int umh_write_failed(const char *cmd, const char *undone,
 		return UMH_EXIT_PARTIAL;
 	}
 	fprintf(f, "%s stopped at %s, after writing to:", cmd, stop->name);
-	umh_for_each_purpose(u) {
+	umh_for_each(u) {
 		if (u > stop)
 			break;
 		if (wrote[u->id])

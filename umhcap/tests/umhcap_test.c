@@ -410,6 +410,7 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 static void fake_tracefs(const char *root, const char *dir);
 static int count_of(const char *hay, const char *needle);
 static char *tree(const char *root);
+static void read_only(const char *root, const char *rel);
 
 FIXTURE(umh) {
 	char root[64];
@@ -815,6 +816,124 @@ TEST_F(umh, cap_list_errors_write_nothing)
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/* -p takes a list, all the global bound among them, and more than once. */
+TEST_F(umh, set_purpose_lists)
+{
+	uint64_t d = full() & ~B(CAP_SYS_ADMIN);
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump,uevent",
+			 "sys_ptrace"));
+	for (i = 0; i < NR_PURPOSES; i++) {
+		char bset[64], inh[64];
+		uint64_t want = !strcmp(purposes[i], "coredump") ||
+				!strcmp(purposes[i], "uevent") ?
+				B(CAP_SYS_PTRACE) : full();
+
+		snprintf(bset, sizeof(bset), UMH "/%s/bset", purposes[i]);
+		snprintf(inh, sizeof(inh), UMH "/%s/inheritable", purposes[i]);
+		EXPECT_STREQ(want == full() ? kernel_fmt(want) : written(want),
+			     get(self->root, bset)) TH_LOG("%s", purposes[i]);
+		EXPECT_STREQ(want == full() ? kernel_fmt(want) : written(want),
+			     get(self->root, inh)) TH_LOG("%s", purposes[i]);
+	}
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+	ASSERT_STREQ("coredump bset: cap_sys_ptrace\n"
+		     "coredump inheritable: cap_sys_ptrace\n"
+		     "uevent bset: cap_sys_ptrace\n"
+		     "uevent inheritable: cap_sys_ptrace\n", res.out);
+
+	/* all is the global bound; the global bound first, then in order. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "power,all,modprobe",
+			 "-p", "power", "sys_admin"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/power/inheritable"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/other/bset"));
+	ASSERT_STREQ("all bset: all except cap_sys_admin\n"
+		     "all inheritable: all except cap_sys_admin\n"
+		     "modprobe bset: all except cap_sys_admin\n"
+		     "modprobe inheritable: all except cap_sys_admin\n"
+		     "power bset: all except cap_sys_admin\n"
+		     "power inheritable: all except cap_sys_admin\n", res.out);
+}
+
+/*
+ * Every purpose is checked before anything is written: keep names each
+ * one a capability is gone from, and writes to none.
+ */
+TEST_F(umh, set_purpose_list_errors_write_nothing)
+{
+	static const char *const runs[][6] = {
+		{ "keep", "-p", "modprobe,coredump,power", "sys_module" },
+		{ "keep", "-p", "uevent,,power", "sys_module" },
+		{ "drop", "-p", "uevent,", "sys_module" },
+		{ "drop", "-p", ",uevent", "sys_module" },
+		{ "drop", "-p", "uevent,bogus", "sys_module" },
+		{ "drop", "-p", "uevent", "-p", "", "sys_module" },
+	};
+	static const char *const errs[] = {
+		"umhcap: cannot keep cap_sys_module: not in the coredump bset (currently cap_kill); bounds can only be narrowed, nothing written\n"
+		"umhcap: cannot keep cap_sys_module: not in the power bset (currently none); bounds can only be narrowed, nothing written\n",
+		"umhcap: empty purpose name in \"uevent,,power\"; separate purposes with one comma, none before the first or after the last\n",
+		"umhcap: empty purpose name in \"uevent,\"; ",
+		"umhcap: empty purpose name in \",uevent\"; ",
+		"umhcap: unknown purpose \"bogus\"; valid: all ",
+		"umhcap: empty purpose name in \"\"; ",
+	};
+	char *before, *after;
+	size_t i;
+
+	set_bound(self->root, "coredump", B(CAP_KILL), B(CAP_KILL));
+	set_bound(self->root, "power", 0, 0);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		EXPECT_EQ(2, run_argv(self->root, true, (const char **)runs[i]))
+			TH_LOG("run %zu", i);
+		EXPECT_EQ(0, strncmp(res.err, errs[i], strlen(errs[i])))
+			TH_LOG("run %zu: want \"%s\" at the start of: %s", i,
+			       errs[i], res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* A write that fails stops drop and keep: what was written is said. */
+TEST_F(umh, set_purpose_list_partial_failure)
+{
+	char want[PATH_MAX + 64], path[PATH_MAX];
+
+	read_only(self->root, UMH "/uevent/bset");
+	ASSERT_EQ(3, RUN(self->root, "keep", "-p", "coredump,uevent,power",
+			 "sys_ptrace"));
+	snprintf(want, sizeof(want), "umhcap: cannot write %s/" UMH
+		 "/uevent/bset: Permission denied", self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_HAS(res.err, "umhcap: keep stopped at uevent, after writing to: coredump; the purposes after uevent were not narrowed\n");
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE)),
+		     get(self->root, UMH "/coredump/inheritable"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/power/bset"));
+
+	/* The global bound in part. */
+	snprintf(path, sizeof(path), "%s/" UMH "/uevent/bset", self->root);
+	ASSERT_EQ(0, chmod(path, 0644));
+	read_only(self->root, UMH "/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "drop", "-p", "all,power", "kill"));
+	ASSERT_HAS(res.err, "umhcap: drop stopped at all, after writing to: all (in part); the purposes after all were not narrowed\n");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/power/bset"));
+
+	/* Nothing written: said so, exit 2. */
+	snprintf(path, sizeof(path), "%s/" UMH "/inheritable", self->root);
+	ASSERT_EQ(0, chmod(path, 0644));
+	set_bound(self->root, NULL, full(), full());
+	read_only(self->root, UMH "/bset");
+	ASSERT_EQ(2, RUN(self->root, "drop", "kill"));
+	ASSERT_HAS(res.err, "umhcap: drop: nothing was written\n");
 }
 
 TEST_F(umh, cap_number_out_of_range)
@@ -2271,7 +2390,7 @@ TEST_F(umh, user_usage)
 		"umhcap: bad USER[:GROUP] \":daemon\"; usage: umhcap user ",
 		"umhcap: bad USER[:GROUP] \"\"; usage: umhcap user ",
 		"umhcap: unknown purpose \"bogus\"; valid: all modprobe ",
-		"umhcap: unknown purpose \"\"; valid: all modprobe ",
+		"umhcap: empty purpose name in \"coredump,,power\"; separate purposes with one comma, none before the first or after the last\n",
 	};
 	char *before, *after;
 	size_t i;
@@ -6084,7 +6203,7 @@ TEST_F(umh, every_command_refuses_unknown_options)
 	}
 	/* An option missing its argument, and the global options. */
 	ASSERT_EQ(2, RUN(self->root, "drop", "cap_chown", "-p"));
-	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE] [-n] CAP...\n",
+	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n",
 		     res.err);
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count"));
 	ASSERT_HAS(res.err, "umhcap: option --count needs an argument; usage: umhcap trace");
