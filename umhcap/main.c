@@ -200,7 +200,8 @@ static void usage(void)
 	put_commands();
 	printf("\n"
 	       "options:\n"
-	       "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT)\n"
+	       "  --root DIR      prefix for /proc and tracefs (env UMHCAP_ROOT); each\n"
+	       "                  line about a write names it\n"
 	       "  -x              also print hex masks (%s)\n"
 	       "  --json          machine-readable output (%s)\n"
 	       "  -h, --help      this help\n"
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
 	/* Up to the command: its options are its own. */
 	static const char shorts[] = "+:xh";
 	char *dflt[] = { (char *)cmds[0].name, NULL };
-	const char *root = getenv("UMHCAP_ROOT");
+	const char *root = getenv("UMHCAP_ROOT"), *root_from = "UMHCAP_ROOT";
 	struct umh_args a = { 0 };
 	char json[64];
 	int c, ret;
@@ -267,6 +268,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case OPT_ROOT:
 			root = optarg;
+			root_from = "--root";
 			break;
 		case 'x':
 			a.hex = true;
@@ -297,6 +299,7 @@ int main(int argc, char **argv)
 		return UMH_EXIT_ERROR;
 	}
 	a.root = normalize_root(root);
+	umh_msg_root(a.root, root_from);
 	ret = umh_args_parse(&a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;

@@ -2,7 +2,8 @@
 /*
  * Errors and warnings, one line each on stderr: "umhcap: what failed:
  * why; how to fix".  Whatever stdout holds goes out first, so that the
- * two stay in order on a terminal.
+ * two stay in order on a terminal.  And the root that messages about a
+ * write name, when it is not /.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -35,6 +36,35 @@ void umh_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+/* The root writes go under, and where it came from; "" is /. */
+static const char *msg_root = "", *msg_root_from;
+
+void umh_msg_root(const char *root, const char *from)
+{
+	msg_root = root;
+	msg_root_from = from;
+}
+
+/*
+ * " under root DIR (UMHCAP_ROOT)", or (--root), for the end of every
+ * message about a write; "" under /.  The caller frees the result.
+ */
+char *umh_under_root(void)
+{
+	if (!*msg_root)
+		return umh_xstrdup("");
+	return umh_xasprintf(" under root %s (%s)", msg_root, msg_root_from);
+}
+
+/* After an error: that @cmd wrote nothing, and under which root. */
+void umh_nothing_written(const char *cmd)
+{
+	char *under = umh_under_root();
+
+	umh_err("%s: nothing was written%s", cmd, under);
+	free(under);
 }
 
 void umh_oom(void)

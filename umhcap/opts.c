@@ -234,6 +234,10 @@ static void cmd_help(const struct umh_cmd *cmd)
 		       "case) or by number; several, as arguments or comma-separated\n"
 		       "(sys_module,net_admin); all: every capability; none: no capability,\n"
 		       "alone\n");
+	if (cmd->takes & UMH_TAKES_DRY_RUN)
+		printf("\nUnder a root other than / (--root DIR, or UMHCAP_ROOT), each line\n"
+		       "about a write, or one -n would make, ends \"under root DIR (--root)\"\n"
+		       "or \"(UMHCAP_ROOT)\".\n");
 	if (cmd->takes & UMH_TAKES_IDENT)
 		printf("\nUSER, GROUP: a name this machine's passwd or group knows, or a\n"
 		       "number; GROUP defaults to USER's primary group, and is needed for a\n"

@@ -44,7 +44,7 @@ static int set_file(const struct umh_args *a, int p, const char *file,
 		    uint64_t mask, bool *wrote)
 {
 	char path[PATH_MAX];
-	char *names;
+	char *names, *under;
 	int ret;
 
 	if (umh_path(path, sizeof(path), a->root, p, file))
@@ -57,8 +57,10 @@ static int set_file(const struct umh_args *a, int p, const char *file,
 	if (a->dry_run)
 		return 0;
 	names = caps_format(mask);
-	printf("%s %s: %s\n", umh_purpose_name(p), file, names);
+	under = umh_under_root();
+	printf("%s %s: %s%s\n", umh_purpose_name(p), file, names, under);
 	free(names);
+	free(under);
 	return 0;
 }
 

@@ -113,6 +113,9 @@ static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
 void umh_err(const char *fmt, ...) __printf(1, 2);
 void umh_warn(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
+void umh_msg_root(const char *root, const char *from);
+char *umh_under_root(void);
+void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
 

@@ -77,6 +77,12 @@ static struct result res;
 static uint64_t drop_caps;
 /* The argv[0] of the next umhcap run; NULL: the binary's path. */
 static const char *argv0;
+/*
+ * Messages about a write name a root other than /: " under root ROOT
+ * (--root)".  The tests of other things take it out of what umhcap
+ * printed with --root ROOT; those of the root itself set see_root.
+ */
+static bool see_root;
 
 static uint64_t full(void)
 {
@@ -353,6 +359,16 @@ static void slurp(int fd, char *buf, size_t len)
 	close(fd);
 }
 
+/* Take every @cut out of @buf. */
+static void cut_all(char *buf, const char *cut)
+{
+	size_t n = strlen(cut);
+	char *s;
+
+	while ((s = strstr(buf, cut)))
+		memmove(s, s + n, strlen(s + n) + 1);
+}
+
 /* Run umhcap with args; with_root adds "--root ROOT" in front. */
 static int run_argv(const char *root, bool with_root, const char *args[])
 {
@@ -388,6 +404,13 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 	argv0 = NULL;
 	slurp(out, res.out, sizeof(res.out));
 	slurp(err, res.err, sizeof(res.err));
+	if (with_root && !see_root) {
+		char under[PATH_MAX + 32];
+
+		snprintf(under, sizeof(under), " under root %s (--root)", root);
+		cut_all(res.out, under);
+		cut_all(res.err, under);
+	}
 	res.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	return res.code;
 }
@@ -6339,6 +6362,153 @@ TEST_F(umh, keep_dry_run_writes_nothing)
 	ASSERT_STREQ(want, res.out);
 	ASSERT_EQ(0, RUN(self->root, "drop", "--dry-run", "sys_module"));
 	ASSERT_HAS(res.out, "/" UMH "/bset (all except cap_sys_module)\n");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * Every line about a write, or one that would be, names the root when
+ * it is not /, and where it came from; under / none does.
+ */
+TEST_F(umh, writes_name_the_root)
+{
+	char under[256], want[PATH_MAX], *before, *after;
+	const char *s;
+
+	see_root = true;
+	snprintf(under, sizeof(under), " under root %s (--root)", self->root);
+	learn_scene(self->root);
+
+	/* Dry runs: every line, and nothing written. */
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "keep", "--dry-run", "-p", "modprobe",
+			 "sys_module"));
+	snprintf(want, sizeof(want), "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/bset (cap_sys_module)%s\n"
+		 "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/inheritable (cap_sys_module)%s\n",
+		 self->root, under, self->root, under);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "drop", "-n", "all"));
+	ASSERT_EQ(2, count_of(res.out, under));
+	ASSERT_EQ(0, RUN(self->root, "user", "--dry-run", "-p", "coredump",
+			 "1:1"));
+	snprintf(want, sizeof(want), "would write \"1\" to %s/" UMH
+		 "/coredump/gid%s\n", self->root, under);
+	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
+	ASSERT_EQ(3, count_of(res.out, under));
+	s = strstr(res.out, "coredump: would run as ");
+	ASSERT_NE(NULL, s);
+	snprintf(want, sizeof(want), "%s\n", under);
+	ASSERT_STREQ(want, s + strlen(s) - strlen(want));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "--dry-run"));
+	snprintf(want, sizeof(want), "-n, nothing written: 2 purposes narrowed, 0 unchanged, 6 idle left alone%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(5, count_of(res.out, under));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+
+	/* What was written. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "power", "kill"));
+	snprintf(want, sizeof(want), "power bset: all except cap_kill%s\n"
+		 "power inheritable: all except cap_kill%s\n", under, under);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "modprobe: narrowed to what its helpers used: bset cap_sys_module, inheritable cap_sys_module%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	snprintf(want, sizeof(want), "2 purposes narrowed, 0 unchanged, 6 idle left alone%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "uevent", "0:0"));
+	snprintf(want, sizeof(want), "uevent: runs as root already; unchanged%s\n",
+		 under);
+	ASSERT_STREQ(want, res.out);
+
+	/* Nothing written, or some. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump",
+			 "no-such-user-here"));
+	snprintf(want, sizeof(want), "umhcap: user: nothing was written%s\n",
+		 under);
+	ASSERT_HAS(res.err, want);
+	read_only(self->root, UMH "/uevent/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "keep", "-p", "coredump,uevent", "none"));
+	snprintf(want, sizeof(want), "umhcap: keep stopped at uevent, after writing to: coredump uevent (in part); the purposes after uevent were not narrowed%s\n",
+		 under);
+	ASSERT_HAS(res.err, want);
+
+	/* From the environment: said so; a trailing slash is no other root. */
+	snprintf(want, sizeof(want), "%s/", self->root);
+	setenv("UMHCAP_ROOT", want, 1);
+	ASSERT_EQ(0, run_argv(self->root, false, (const char *[]){
+		"drop", "-n", "-p", "power", "none", NULL }));
+	snprintf(want, sizeof(want), "/power/bset (all except cap_kill) under root %s (UMHCAP_ROOT)\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(2, count_of(res.out, " (UMHCAP_ROOT)\n"));
+
+	/* Under / nothing is named; --root wins over UMHCAP_ROOT. */
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){
+		"--root", "/", "user", "-p", "coredump", "no-such-user-here",
+		NULL }));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_LACKS(res.err, "under root");
+	unsetenv("UMHCAP_ROOT");
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){
+		"--root", "//", "user", "-p", "coredump", "no-such-user-here",
+		NULL }));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+
+	/* As the help says. */
+	ASSERT_EQ(0, RUN(self->root, "--help"));
+	ASSERT_HAS(res.out, "(env UMHCAP_ROOT); each\n"
+			    "                  line about a write names it\n");
+	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "\nUnder a root other than / (--root DIR, or UMHCAP_ROOT), each line\n");
+}
+
+/*
+ * Every command that writes takes -n and --dry-run alike: each file and
+ * value it would write, one line each, and nothing written.
+ */
+TEST_F(umh, dry_run_everywhere)
+{
+	static const char *const runs[][6] = {
+		{ "drop", "-p", "coredump,power", "kill,chown" },
+		{ "keep", "-p", "all,uevent", "none" },
+		{ "user", "-p", "coredump,power", "1:2" },
+		{ "learn", "--apply", "--include-idle" },
+	};
+	static const int files[] = { 4, 4, 4, 16 };
+	char *before, *after, *shorts;
+	size_t i;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		const char *argv[8] = { runs[i][0], "-n" };
+		int n;
+
+		for (n = 1; runs[i][n]; n++)
+			argv[n + 1] = runs[i][n];
+		ASSERT_EQ(0, run_argv(self->root, true, argv)) TH_LOG("%s", res.err);
+		shorts = strdup(res.out);
+		argv[1] = "--dry-run";
+		ASSERT_EQ(0, run_argv(self->root, true, argv));
+		EXPECT_STREQ(shorts, res.out);
+		EXPECT_EQ(files[i], count_of(res.out, "would write \""))
+			TH_LOG("%s: %s", runs[i][0], res.out);
+		EXPECT_EQ(files[i], count_of(res.out, self->root))
+			TH_LOG("%s: %s", runs[i][0], res.out);
+		EXPECT_STREQ("", res.err);
+		free(shorts);
+	}
+	ASSERT_HAS(res.out, "/" UMH "/other/inheritable (none)\n");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
 	free(before);
