@@ -90,8 +90,8 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "check",
 		.run		= cmd_check,
-		.takes		= 0,
-		.synopsis	= "",
+		.takes		= UMH_TAKES_JSON,
+		.synopsis	= "[--json]",
 		.summary	= "hardening report (exit 1 on findings)",
 		.about		=
 "Report each ceiling beyond what the purpose's helper program was\n"
@@ -99,7 +99,8 @@ static const struct umh_cmd cmds[] = {
 "beyond what its helpers used since boot; bounds whose bset and\n"
 "inheritable disagree; malformed usermodehelper.* items on the kernel\n"
 "command line; and capabilities a purpose's helpers never used, or used\n"
-"and are refused now.  Exit 1 on findings.",
+"and are refused now.  Exit 1 on findings.  With --json, the same\n"
+"findings and notes as one JSON object, and the same exit status.",
 	},
 	{
 		.name		= "policy",

@@ -84,19 +84,26 @@ char *umh_xstrdup(const char *s)
 	return p;
 }
 
+/* vasprintf(), or exit, as umh_xstrdup(). */
+char *umh_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return s;
+}
+
 /* asprintf(), or exit, as umh_xstrdup(). */
 char *umh_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = umh_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
 	return s;
 }

@@ -25,6 +25,7 @@
 #define UMHCAP_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,6 +119,7 @@ char *umh_under_root(void);
 void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
+char *umh_xvasprintf(const char *fmt, va_list ap) __printf(1, 0);
 
 /*
  * purpose.c: the global bound, "all", first, then the purposes, in the
@@ -218,6 +220,7 @@ int umh_learned(const char *root, bool include_idle, struct umh_state *cur,
 /* print.c */
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
+void umh_print_json_string(const char *s);
 char *umh_id_format(bool gid, uint32_t id);
 char *umh_ident_format(const struct umh_ident *id);
 void umh_print_ident(const char *label, const struct umh_ident *id);

@@ -1790,8 +1790,9 @@ TEST_F(umh, show_json_is_valid)
 
 TEST_F(umh, json_only_where_supported)
 {
-	ASSERT_EQ(2, RUN(self->root, "--json", "check"));
-	ASSERT_HAS(res.err, "--json is not supported by check");
+	ASSERT_EQ(2, RUN(self->root, "--json", "policy"));
+	ASSERT_STREQ("umhcap: --json is not supported by policy; only show, learn and check print JSON\n",
+		     res.err);
 	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
 	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--json"));
@@ -6258,7 +6259,7 @@ TEST_F(umh, options_only_where_taken)
 	ASSERT_EQ(2, RUN(self->root, "trace", "--json"));
 	ASSERT_HAS(res.err, "unknown option \"--json\"; usage: umhcap trace");
 	ASSERT_EQ(2, RUN(self->root, "check", "modprobe"));
-	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check\n",
+	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check [--json]\n",
 		     res.err);
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
@@ -6340,7 +6341,7 @@ TEST_F(umh, help_lists_every_command)
 		ASSERT_HAS(help, want);
 	}
 	ASSERT_HAS(help, "\n  -x              also print hex masks (show, learn, trace)\n");
-	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
 	ASSERT_HAS(help, "umhcap COMMAND --help");
@@ -6513,6 +6514,140 @@ TEST_F(umh, dry_run_everywhere)
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/* ---- check --json ---- */
+
+/* Is @s valid UTF-8 (RFC 3629)? */
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n, i;
+
+	for (; *p; p += n) {
+		n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 :
+		    *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		if (!n)
+			return false;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		if ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f) ||
+		    (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * check and check --json on the same tree: the same exit status, and
+ * each finding of the text a "text" of the JSON, in order, as many.
+ */
+static void same_findings(struct __test_metadata *_metadata,
+			  const char *root, int code)
+{
+	char text[sizeof(res.out)], want[sizeof(res.out) + 32], *line, *end;
+	const char *at;
+	int n = 0;
+	size_t i;
+
+	ASSERT_EQ(code, RUN(root, "check"));
+	memcpy(text, res.out, sizeof(text));
+	ASSERT_EQ(code, RUN(root, "check", "--json"));
+	ASSERT_JSON(res.out);
+	ASSERT_TRUE(utf8_valid(res.out));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"per_purpose\":", 27));
+	at = res.out;
+	for (line = text; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		*end = '\0';
+		if (!strncmp(line, "note: ", 6)) {
+			snprintf(want, sizeof(want), "\n    \"%s\"", line + 6);
+			ASSERT_HAS(strstr(res.out, "\"notes\":["), want);
+			continue;
+		}
+		if (!strcmp(line, "no findings") || strstr(line, " finding"))
+			continue;
+		n++;
+		/* Escaped as JSON: bytes beyond " and \\, check_json's. */
+		if (line[strspn(line, " !#$%&'()*+,-./0123456789:;<=>?@"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+				"abcdefghijklmnopqrstuvwxyz{|}~\"\\")])
+			continue;
+		for (i = 0, end = want + sprintf(want, ",\"text\":\""); line[i]; i++)
+			end += sprintf(end, "%s%c", strchr("\"\\", line[i]) ? "\\" : "",
+				       line[i]);
+		strcpy(end, "\"}");
+		end = line + strlen(line);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("missing, or out of order: %s", want);
+	}
+	snprintf(want, sizeof(want), "\n  ],\"count\":%d\n}\n", n);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(n, count_of(res.out, "{\"kind\":"));
+	ASSERT_EQ(0, RUN(root, "--json", "check") == code ? 0 : 1);
+	ASSERT_JSON(res.out);
+}
+
+TEST_F(umh, check_json)
+{
+	uint64_t m = B(CAP_SYS_MODULE);
+
+	/* Open: every purpose a finding; hardened: none, exit 0. */
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x");
+	ASSERT_HAS(res.out, "\"per_purpose\":true,\"record\":true,");
+	harden(self->root);
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"findings\":[\n  ],\"notes\":[\n  ],\"count\":0\n}\n");
+
+	/* One bit too wide; bset and inheritable that disagree. */
+	set_bound(self->root, "modprobe", m | B(CAP_KILL), m);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: ceiling exceeds what ");
+	ASSERT_HAS(res.out, "{\"kind\":\"disagree\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: bset and inheritable disagree: only in bset: cap_kill\"}");
+
+	/* The record: unused and refused. */
+	harden(self->root);
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 3);
+	set_bound(self->root, "modprobe", 0, 0);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"refused\",\"purpose\":\"modprobe\",\"mask\":\"0x10000\",\"mask_caps\":[\"cap_sys_module\"],");
+
+	/* The command line; what it holds escaped, and valid UTF-8. */
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=all:0x1ff,modprobe:0xzz,nocolon,,"
+	    "coredump:z\001\\\377\303\251\n");
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing\"}");
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"all\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: empty item: ");
+	ASSERT_HAS(res.out, "bad hex mask \\\"z\\u0001\\\\\\ufffd\303\251\\\" in item");
+	ASSERT_HAS(res.out, "\"count\":4\n}\n");
+
+	/* Notes: no record; no per-purpose bounds. */
+	put(self->root, "proc/cmdline", "quiet\n");
+	rm_file(self->root, UMH "/used");
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"record\":false,");
+	ASSERT_HAS(res.out, "\"notes\":[\n    \"this kernel keeps no record of what helpers use (no ");
+	unpatch(self->root);
+	set_bound(self->root, NULL, umh_measured_union(), umh_measured_union());
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"per_purpose\":false,");
+	ASSERT_HAS(res.out, "\n    \"per-purpose bounds are not available on this kernel; ");
+
+	/* An error: exit 2, and nothing on stdout. */
+	rm_file(self->root, "proc/cmdline");
+	ASSERT_EQ(2, RUN(self->root, "check", "--json"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "/proc/cmdline: No such file or directory");
+
+	/* As its help says. */
+	ASSERT_EQ(0, RUN(self->root, "check", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap check [--json]\n");
+	ASSERT_HAS(res.out, "With --json, the same\nfindings and notes as one JSON object, and the same exit status.");
+	ASSERT_HAS(res.out, "\n  --json              machine-readable output\n");
 }
 
 TEST_HARNESS_MAIN
