@@ -124,7 +124,12 @@ static const struct umh_cmd cmds[] = {
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
 "that applying them at boot gives them again: as sysctl.conf lines or as\n"
-"kernel command line parameters.",
+"kernel command line parameters.  A purpose whose bounds are both open\n"
+"(every capability the kernel knows, as at boot) is left out; an open\n"
+"bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
+"capability a newer kernel adds.  With every bound open, --sysctl prints\n"
+"a comment that says so, and --cmdline no parameter, with a note on\n"
+"stderr.",
 	},
 	{
 		.name		= "trace",

@@ -38,6 +38,16 @@ void umh_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Not wrong, but worth saying where stdout is meant for a program. */
+void umh_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("note: ", fmt, ap);
+	va_end(ap);
+}
+
 /* The root writes go under, and where it came from; "" is /. */
 static const char *msg_root = "", *msg_root_from;
 

@@ -110,9 +110,13 @@ static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
 	return c;
 }
 
-/* msg.c: "umhcap: ..." on stderr, after what stdout holds. */
+/*
+ * msg.c: "umhcap: ..." on stderr, after what stdout holds; the root that
+ * messages about a write name.
+ */
 void umh_err(const char *fmt, ...) __printf(1, 2);
 void umh_warn(const char *fmt, ...) __printf(1, 2);
+void umh_note(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
 void umh_msg_root(const char *root, const char *from);
 char *umh_under_root(void);
