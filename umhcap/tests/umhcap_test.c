@@ -5937,6 +5937,49 @@ TEST(drift_measured_man)
 }
 
 /*
+ * The man page: a real date, and SEE ALSO sorted by section, then name,
+ * as man-pages(7) asks, with the pages umhcap sends a reader to.
+ */
+TEST(man_head_and_see_also)
+{
+	static const char *const need[] = {
+		"capsh(1)", "trace-cmd(1)", "sysctl(8)", "capabilities(7)",
+		"sysctl.d(5)", "bootparam(7)",
+	};
+	char *text, *s, prev[64] = "", cur[64], sec, prev_sec = '0';
+	char list[1024] = "";
+	size_t i;
+	int y, m, d;
+
+	text = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, text);
+	s = strstr(text, "\n.TH UMHCAP 8 ");
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(3, sscanf(s, "\n.TH UMHCAP 8 %4d-%2d-%2d ", &y, &m, &d));
+	ASSERT_EQ(0, strncmp(s, "\n.TH UMHCAP 8 2026-12-05 ", 25));
+	s = strstr(text, "\n.SH SEE ALSO\n");
+	ASSERT_NE(NULL, s);
+	for (s = strchr(s + 1, '\n') + 1; !strncmp(s, ".BR ", 4);
+	     s = strchr(s, '\n') + 1) {
+		ASSERT_EQ(2, sscanf(s, ".BR %63s (%c)", cur, &sec)) TH_LOG("%.40s", s);
+		cut_all(cur, "\\");
+		/* By section, then by name. */
+		EXPECT_TRUE(sec > prev_sec ||
+			    (sec == prev_sec && strcmp(cur, prev) > 0))
+			TH_LOG("%s(%c) after %s(%c)", cur, sec, prev, prev_sec);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 " %s(%c)", cur, sec);
+		strcpy(prev, cur);
+		prev_sec = sec;
+	}
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		EXPECT_TRUE(strstr(list, need[i]) != NULL)
+			TH_LOG("SEE ALSO lacks %s:%s", need[i], list);
+	}
+	free(text);
+}
+
+/*
  * ... and so does the kernel's admin guide.  Without the kernel tree this
  * fails: a table no test compared may have drifted.
  */
