@@ -36,8 +36,9 @@ static void finding(struct check *c, const char *kind, int purpose,
 
 /*
  * A finding of @kind about @purpose (UMH_ALL: every helper), naming the
- * capabilities @mask: a line, or with --json an object whose text is
- * the line.
+ * capabilities @mask: a line, or with --json an object of "findings"
+ * whose text is the line.  With @kind NULL, a note, after the findings:
+ * "note: ...", or a string of "notes".
  */
 static void finding(struct check *c, const char *kind, int purpose,
 		    uint64_t mask, const char *fmt, ...)
@@ -48,40 +49,27 @@ static void finding(struct check *c, const char *kind, int purpose,
 	va_start(ap, fmt);
 	text = umh_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (c->json) {
+	if (!c->json) {
+		printf("%s%s\n", kind ? "" : "note: ", text);
+	} else if (!kind) {
+		printf("%s\n    ", c->notes ? "," : "");
+		umh_print_json_string(text);
+	} else {
 		printf("%s\n    {\"kind\":\"%s\",\"purpose\":\"%s\"",
 		       c->findings ? "," : "", kind, umh_purpose_name(purpose));
 		umh_print_json_mask("mask", mask);
 		fputs(",\"text\":", stdout);
 		umh_print_json_string(text);
 		putchar('}');
-	} else {
-		printf("%s\n", text);
 	}
 	free(text);
-	c->findings++;
+	if (kind)
+		c->findings++;
+	else
+		c->notes++;
 }
 
-static void note(struct check *c, const char *fmt, ...) __printf(2, 3);
-
-/* "note: ...", or with --json a string of "notes", after the findings. */
-static void note(struct check *c, const char *fmt, ...)
-{
-	va_list ap;
-	char *text;
-
-	va_start(ap, fmt);
-	text = umh_xvasprintf(fmt, ap);
-	va_end(ap);
-	if (c->json) {
-		printf("%s\n    ", c->notes ? "," : "");
-		umh_print_json_string(text);
-	} else {
-		printf("note: %s\n", text);
-	}
-	free(text);
-	c->notes++;
-}
+#define note(c, ...)	finding(c, NULL, UMH_ALL, 0, __VA_ARGS__)
 
 static void check_agree(struct check *c, int p, const struct umh_bound *b)
 {
