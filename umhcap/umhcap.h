@@ -4,7 +4,8 @@
  *
  * The files, each using only those above it in this list:
  *
- *   msg.c       errors and warnings
+ *   msg.c       errors, warnings and notes, and the root that
+ *               messages about a write name
  *   purpose.c   the table of purposes
  *   measured.c  what real helpers were measured to need (stands alone:
  *               the host tests and the guest's real_test link it)
