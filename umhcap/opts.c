@@ -35,7 +35,7 @@ struct option_info {
 /* Every option of every command, in the order a command's help has them. */
 static const struct option_info options[] = {
 	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSES",
-	  "the bounds to change, comma-separated; all: the global bound (the default)" },
+	  "comma-separated bounds to change; all: global (default)" },
 	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
 	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,

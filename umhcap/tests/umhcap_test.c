@@ -893,6 +893,11 @@ TEST_F(umh, set_purpose_lists)
 		     "modprobe inheritable: all except cap_sys_admin\n"
 		     "power bset: all except cap_sys_admin\n"
 		     "power inheritable: all except cap_sys_admin\n", res.out);
+
+	/* As the help says. */
+	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap keep [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n");
+	ASSERT_HAS(res.out, "\n  -p PURPOSES         comma-separated bounds to change; all: global (default)\n");
 }
 
 /*
