@@ -379,6 +379,7 @@ static int parse_operands(struct umh_args *a, int n, char **args)
 	int i, p;
 
 	if (a->cmd->takes & UMH_TAKES_CAPS) {
+		/* drop and keep without -p: the global bound. */
 		a->sel[UMH_ALL] |= !a->named;
 		return parse_caps(a, n, args, &a->caps);
 	}

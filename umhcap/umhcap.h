@@ -37,9 +37,8 @@
 /* Exit codes. */
 #define UMH_EXIT_OK		0
 #define UMH_EXIT_FINDINGS	1
-#define UMH_EXIT_ERROR		2	/* drop, keep, learn --apply, user: nothing
-					 * written */
-#define UMH_EXIT_PARTIAL	3	/* the same: wrote some, then failed */
+#define UMH_EXIT_ERROR		2	/* a command that writes: nothing written */
+#define UMH_EXIT_PARTIAL	3	/* it wrote some, then failed */
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -277,8 +276,7 @@ struct umh_args {
 	bool cmdline;		/* --cmdline */
 	long count;		/* --count N; -1 without it */
 	bool named;		/* PURPOSE... or -p PURPOSE,... named some */
-	bool sel[UMH_NR];	/* the purposes named, or all of them; drop
-				 * and keep: the global bound without -p */
+	bool sel[UMH_NR];	/* the purposes named, or all of them */
 	uint64_t caps;		/* CAP...; all: ~0 */
 	bool caps_all;		/* CAP... named all */
 	const char *ident;	/* USER[:GROUP] */
