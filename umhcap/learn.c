@@ -126,7 +126,7 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 			 const struct umh_record *rec, int p)
 {
 	const char *name = umh_purpose_name(p);
-	char *names;
+	char *names, *under;
 
 	if (umh_idle(rec, p) && !a->include_idle) {
 		printf("%s: no helper started since boot; left alone (--include-idle narrows it too)\n",
@@ -154,8 +154,10 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	printf("%s: narrowed to what its helpers used: bset %s", name, names);
 	free(names);
 	names = caps_format(nb->inh);
-	printf(", inheritable %s\n", names);
+	under = umh_under_root();
+	printf(", inheritable %s%s\n", names, under);
 	free(names);
+	free(under);
 	return 0;
 }
 
@@ -165,6 +167,7 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 {
 	const struct umh_purpose_info *u;
 	struct apply_state as = { 0 };
+	char *under;
 
 	umh_for_each_purpose(u)
 		if (a->sel[u->id] &&
@@ -172,9 +175,11 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 				  rec, u->id))
 			return umh_write_failed("learn --apply", "narrowed",
 						as.wrote, u);
-	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone\n",
+	under = umh_under_root();
+	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone%s\n",
 	       a->dry_run ? "-n, nothing written: " : "", as.narrowed,
-	       as.narrowed == 1 ? "" : "s", as.unchanged, as.idle);
+	       as.narrowed == 1 ? "" : "s", as.unchanged, as.idle, under);
+	free(under);
 	return UMH_EXIT_OK;
 }
 
@@ -197,7 +202,7 @@ int cmd_learn(const struct umh_args *a)
 	ret = umh_learned(a->root, a->include_idle, &st, &learned, &rec);
 	if (ret) {
 		if (a->apply)
-			umh_err("learn --apply: nothing was written");
+			umh_nothing_written("learn --apply");
 		return ret;
 	}
 	if (!a->apply) {
