@@ -17,7 +17,9 @@
  *
  * Without either option, --kernel-install where /etc/kernel/cmdline is,
  * --grub elsewhere.  Either file is replaced in one step (file.c), with
- * its mode and owner; nothing is written when nothing was learned.
+ * its mode and owner; nothing is written when nothing was learned, nor
+ * when every bound learned is open: then there is nothing to narrow, and
+ * the parameters would hold no bound (cmdline.c leaves open ones out).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -220,9 +222,13 @@ static char *ki_source(const char *root, char **from, bool *from_proc,
 static int write_or_show(const struct umh_args *a, const char *path,
 			 const char *text, const struct stat *st)
 {
+	char *under;
+
 	if (a->dry_run) {
-		printf("%s-n, nothing written: would write the above to %s\n",
-		       text, path);
+		under = umh_under_root();
+		printf("%s-n, nothing written: would write the above to %s%s\n",
+		       text, path, under);
+		free(under);
 		return 0;
 	}
 	return umh_replace(path, text, strlen(text),
@@ -235,7 +241,7 @@ static int boot_grub(const struct umh_args *a, const char *params,
 		     const struct umh_merge *m, const char *from)
 {
 	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
-	char *text = grub_cfg(params, m);
+	char *text = grub_cfg(params, m), *under;
 	struct stat st;
 	bool exists = !stat(path, &st);
 	int ret = UMH_EXIT_OK;
@@ -244,10 +250,13 @@ static int boot_grub(const struct umh_args *a, const char *params,
 		ret = UMH_EXIT_ERROR;
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
-	else if (!a->dry_run)
-		printf("wrote %s, with the bounds learned from %s:\n  %s\n"
+	else if (!a->dry_run) {
+		under = umh_under_root();
+		printf("wrote %s%s, with the bounds learned from %s:\n  %s\n"
 		       "next: run update-grub, then reboot: the bounds hold from the first helper of that boot\n",
-		       path, from, params);
+		       path, under, from, params);
+		free(under);
+	}
 	free(text);
 	free(path);
 	return ret;
@@ -257,7 +266,7 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 			       const char *from)
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
-	char *source, *line, *text, *made = NULL;
+	char *source, *line, *text, *made = NULL, *under;
 	bool from_proc, exists;
 	struct stat st;
 	int replaced, ret = UMH_EXIT_OK;
@@ -275,11 +284,14 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 		ret = UMH_EXIT_ERROR;
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
-	else if (!a->dry_run)
-		printf("wrote %s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n"
+	else if (!a->dry_run) {
+		under = umh_under_root();
+		printf("wrote %s%s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n"
 		       "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: the bounds hold from the first helper of that boot\n",
-		       path, made ? made : "", replaced,
+		       path, under, made ? made : "", replaced,
 		       replaced == 1 ? "" : "s", from, params);
+		free(under);
+	}
 	free(made);
 	free(text);
 	free(line);
@@ -310,34 +322,39 @@ int cmd_boot(const struct umh_args *a)
 	};
 	struct umh_state cur, learned;
 	struct umh_record rec;
-	char *params, *from;
+	char *params, *from, *under;
 	int ret;
 
 	if (a->grub && a->kernel_install)
 		return umh_usage_error(a->cmd, "give one of --grub and --kernel-install");
 	ret = umh_learned(a->root, a->include_idle, &m, &cur, &learned, &rec);
 	if (ret) {
-		umh_err("boot: nothing was written");
+		umh_nothing_written("boot");
 		return ret;
 	}
 	from = umh_merge_describe(a->root, &m);
-	if (!learned_any(&rec)) {
-		umh_err("boot: nothing learned from %s: no helper started; let the machine run with open bounds, save its boots, and try again; nothing was written",
-			from);
-		free(from);
-		return UMH_EXIT_ERROR;
-	}
+	under = umh_under_root();
 	params = umh_cmdline_format(&learned);
-	if (params[strspn(params, PARAM_CHARS)]) {
-		umh_err("boot: unexpected character in the parameters \"%s\"; nothing was written",
-			params);
-		ret = UMH_EXIT_ERROR;
-	} else if (use_kernel_install(a)) {
-		ret = boot_kernel_install(a, params, from);
-	} else {
-		ret = boot_grub(a, params, &m, from);
+	ret = UMH_EXIT_ERROR;
+	if (!learned_any(&rec))
+		umh_err("boot: nothing learned from %s: no helper started; let the machine run with open bounds, save its boots, and try again; nothing was written%s",
+			from, under);
+	else if (umh_cmdline_no_bounds(&learned))
+		umh_err("boot: nothing to narrow: every bound learned from %s is open (every capability the kernel knows), so the command line would hold no usermodehelper.bset= or usermodehelper.inheritable=; nothing was written%s",
+			from, under);
+	else if (params[strspn(params, PARAM_CHARS)])
+		umh_err("boot: unexpected character in the parameters \"%s\"; nothing was written%s",
+			params, under);
+	else {
+		/* Either says why it failed; the file is as it was. */
+		ret = use_kernel_install(a) ?
+		      boot_kernel_install(a, params, from) :
+		      boot_grub(a, params, &m, from);
+		if (ret)
+			umh_nothing_written("boot");
 	}
 	free(params);
+	free(under);
 	free(from);
 	return ret;
 }

@@ -5,7 +5,8 @@
  *   ROOT/proc/sys/kernel/usermodehelper/<purpose>/{bset,inheritable}
  *   ROOT/proc/sys/kernel/usermodehelper/<purpose>/{uid,gid}
  * Format: a bound is two unsigned 32-bit decimal words, low word first;
- * an id one decimal word, which is not (u32)-1.
+ * an id one decimal word, which is not (u32)-1.  And which bounds are
+ * open, and what export and boot give for them.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -375,4 +376,42 @@ void umh_no_record(const struct umh_record *rec)
 {
 	umh_err("this kernel keeps no record of what usermode helpers use (no %s); boot a kernel with the usermodehelper record (used and started files) to learn their bounds",
 		rec->missing);
+}
+
+/*
+ * What export and boot give of a state.  A purpose whose bounds are both
+ * open is left out: there is nothing to narrow.  A bound that is open
+ * beside one that is not is given as every bit of the 64, which the
+ * kernel takes, so that it keeps a capability a newer kernel adds.
+ */
+
+/* Both bounds of @b hold every capability the kernel knows. */
+bool umh_bound_open(const struct umh_bound *b)
+{
+	uint64_t full = caps_full();
+
+	return (b->bset & full) == full && (b->inh & full) == full;
+}
+
+/* What to give for @mask: every bit, where it holds every capability. */
+uint64_t umh_bound_given(uint64_t mask)
+{
+	return (mask & caps_full()) == caps_full() ? ~0ULL : mask;
+}
+
+/* Is @p given?  The global bound, and the purposes where there are. */
+bool umh_exported(const struct umh_state *st, int p)
+{
+	return p == UMH_ALL || st->per_purpose;
+}
+
+/* Is every bound that is given open? */
+bool umh_all_open(const struct umh_state *st)
+{
+	const struct umh_purpose_info *u;
+
+	umh_for_each(u)
+		if (umh_exported(st, u->id) && !umh_bound_open(&st->b[u->id]))
+			return false;
+	return true;
 }

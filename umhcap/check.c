@@ -26,26 +26,54 @@
 #include "umhcap.h"
 
 struct check {
+	bool json;		/* --json */
 	int findings;
+	int notes;
 };
 
-static void finding(struct check *c, const char *fmt, ...)
-	__printf(2, 3);
+static void finding(struct check *c, const char *kind, int purpose,
+		    uint64_t mask, const char *fmt, ...) __printf(5, 6);
 
-static void finding(struct check *c, const char *fmt, ...)
+/*
+ * A finding of @kind about @purpose (UMH_ALL: every helper), naming the
+ * capabilities @mask: a line, or with --json an object of "findings"
+ * whose text is the line.  With @kind NULL, a note, after the findings:
+ * "note: ...", or a string of "notes".
+ */
+static void finding(struct check *c, const char *kind, int purpose,
+		    uint64_t mask, const char *fmt, ...)
 {
 	va_list ap;
+	char *text;
 
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	text = umh_xvasprintf(fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	c->findings++;
+	if (!c->json) {
+		printf("%s%s\n", kind ? "" : "note: ", text);
+	} else if (!kind) {
+		printf("%s\n    ", c->notes ? "," : "");
+		umh_print_json_string(text);
+	} else {
+		printf("%s\n    {\"kind\":\"%s\",\"purpose\":\"%s\"",
+		       c->findings ? "," : "", kind, umh_purpose_name(purpose));
+		umh_print_json_mask("mask", mask);
+		fputs(",\"text\":", stdout);
+		umh_print_json_string(text);
+		putchar('}');
+	}
+	free(text);
+	if (kind)
+		c->findings++;
+	else
+		c->notes++;
 }
 
-static void check_agree(struct check *c, const char *who,
-			const struct umh_bound *b)
+#define note(c, ...)	finding(c, NULL, UMH_ALL, 0, __VA_ARGS__)
+
+static void check_agree(struct check *c, int p, const struct umh_bound *b)
 {
+	const char *who = umh_purpose_name(p);
 	uint64_t ob = b->bset & ~b->inh, oi = b->inh & ~b->bset;
 	char *only_b, *only_i;
 
@@ -53,7 +81,8 @@ static void check_agree(struct check *c, const char *who,
 		return;
 	only_b = caps_format(ob);
 	only_i = caps_format(oi);
-	finding(c, "%s: bset and inheritable disagree:%s%s%s%s%s", who,
+	finding(c, "disagree", p, ob | oi,
+		"%s: bset and inheritable disagree:%s%s%s%s%s", who,
 		ob ? " only in bset: " : "", ob ? only_b : "",
 		ob && oi ? ";" : "",
 		oi ? " only in inheritable: " : "", oi ? only_i : "");
@@ -88,12 +117,14 @@ static void check_item(struct check *c, const char *param, char *item)
 	int p;
 
 	if (!*item) {
-		finding(c, "cmdline: %s: empty item: %s %s is bounded to nothing",
+		finding(c, "cmdline", UMH_ALL, 0,
+			"cmdline: %s: empty item: %s %s is bounded to nothing",
 			param, whose, set);
 		return;
 	}
 	if (!colon) {
-		finding(c, "cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
+		finding(c, "cmdline", UMH_ALL, 0,
+			"cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
 			param, item, whose, set);
 		return;
 	}
@@ -101,13 +132,15 @@ static void check_item(struct check *c, const char *param, char *item)
 	p = umh_purpose_lookup(item);
 	*colon = ':';
 	if (p < 0) {
-		finding(c, "cmdline: %s: unknown purpose \"%.*s\" in item \"%s\": %s %s is bounded to nothing",
+		finding(c, "cmdline", UMH_ALL, 0,
+			"cmdline: %s: unknown purpose \"%.*s\" in item \"%s\": %s %s is bounded to nothing",
 			param, (int)(colon - item), item, item, whose, set);
 	} else if (!valid_hex(colon + 1)) {
 		if (p != UMH_ALL)
 			snprintf(whose, sizeof(whose), "%s's",
 				 umh_purpose_name(p));
-		finding(c, "cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing",
+		finding(c, "cmdline", p, 0,
+			"cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing",
 			param, colon + 1, item, whose, set);
 	}
 }
@@ -159,9 +192,10 @@ static char *next_token(char **s)
 	return tok;
 }
 
-static int check_cmdline(struct check *c, const char *root)
+/* /proc/cmdline into @buf, before anything is printed. */
+static int read_cmdline(const char *root, char *buf, size_t size)
 {
-	char path[PATH_MAX], buf[4096], *s, *tok;
+	char path[PATH_MAX];
 	ssize_t n;
 	int fd;
 
@@ -172,16 +206,22 @@ static int check_cmdline(struct check *c, const char *root)
 			path, strerror(errno));
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n < 0) {
 		umh_err("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
 	buf[n] = '\0';
-	for (s = buf; (tok = next_token(&s)); )
-		check_param(c, tok);
 	return 0;
+}
+
+static void check_cmdline(struct check *c, char *cmdline)
+{
+	char *s, *tok;
+
+	for (s = cmdline; (tok = next_token(&s)); )
+		check_param(c, tok);
 }
 
 static void check_measured(struct check *c, const struct umh_state *st,
@@ -194,7 +234,8 @@ static void check_measured(struct check *c, const struct umh_state *st,
 		return;
 	need = caps_format(m->caps);
 	ex = caps_list(excess);
-	finding(c, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s",
+	finding(c, "ceiling", m->purpose, excess,
+		"%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s",
 		umh_purpose_name(m->purpose), m->program, m->package,
 		m->version, umh_measured_conf_name(m->conf), need, ex);
 	free(need);
@@ -219,13 +260,15 @@ static void check_unmeasured(struct check *c, const struct umh_state *st,
 		return;
 	ex = caps_list(excess);
 	if (no_record) {
-		finding(c, "%s: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
+		finding(c, "ceiling", p, excess,
+			"%s: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
 			name, ex);
 		free(ex);
 		return;
 	}
 	shown = caps_format(used);
-	finding(c, "%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s",
+	finding(c, "ceiling", p, excess,
+		"%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s",
 		name, shown, rec->started[p], ex, name);
 	free(shown);
 	free(ex);
@@ -242,7 +285,8 @@ static void check_global(struct check *c, const struct umh_state *st)
 		return;
 	needed = caps_format(need);
 	ex = caps_list(excess);
-	finding(c, "%s: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
+	finding(c, "ceiling", UMH_ALL, excess,
+		"%s: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
 		umh_purpose_name(UMH_ALL), needed, ex);
 	free(needed);
 	free(ex);
@@ -287,13 +331,15 @@ static void check_record(struct check *c, const struct umh_state *st,
 		/* check_unmeasured() reported it already. */
 		if ((allowed & ~used) && umh_measured_for(p)) {
 			list = caps_format(allowed & ~used);
-			finding(c, "%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
+			finding(c, "unused", p, allowed & ~used,
+				"%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
 				u->name, n, list);
 			free(list);
 		}
 		if (used & ~allowed) {
 			list = caps_format(used & ~allowed);
-			finding(c, "%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now",
+			finding(c, "refused", p, used & ~allowed,
+				"%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now",
 				u->name, list);
 			free(list);
 		}
@@ -305,42 +351,50 @@ static void check_record(struct check *c, const struct umh_state *st,
  * bounds can keep it from the others.  Said, not counted: no global
  * bound does better.
  */
-static void note_global(const struct umh_state *st)
+static void note_global(struct check *c, const struct umh_state *st)
 {
 	char *shared = caps_format(st->b[UMH_ALL].bset & umh_measured_union());
 
-	printf("note: per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s\n",
-	       shared);
+	note(c, "per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s",
+	     shared);
 	free(shared);
 }
 
 int cmd_check(const struct umh_args *a)
 {
 	const struct umh_purpose_info *u;
-	struct check c = { 0 };
+	struct check c = { .json = a->json };
 	struct umh_record rec;
 	struct umh_state st;
+	char cmdline[4096];
 	int no_record;
 
 	if (umh_load(a->root, &st))
 		return UMH_EXIT_ERROR;
 	no_record = umh_record_load(a->root, &rec);
-	if (no_record < 0)
+	if (no_record < 0 || read_cmdline(a->root, cmdline, sizeof(cmdline)))
 		return UMH_EXIT_ERROR;
+	if (c.json)
+		printf("{\"version\":1,\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
+		       st.per_purpose ? "true" : "false",
+		       no_record ? "false" : "true", caps_nbits());
 	check_ceilings(&c, &st, &rec, no_record);
 	umh_for_each(u)
 		if (u->id == UMH_ALL || st.per_purpose)
-			check_agree(&c, u->name, &st.b[u->id]);
+			check_agree(&c, u->id, &st.b[u->id]);
 	if (!no_record)
 		check_record(&c, &st, &rec);
-	if (check_cmdline(&c, a->root))
-		return UMH_EXIT_ERROR;
+	check_cmdline(&c, cmdline);
+	if (c.json)
+		printf("\n  ],\"notes\":[");
 	if (no_record > 0)
-		printf("note: this kernel keeps no record of what helpers use (no %s); unused capabilities were not checked\n",
-		       rec.missing);
+		note(&c, "this kernel keeps no record of what helpers use (no %s); unused capabilities were not checked",
+		     rec.missing);
 	if (!st.per_purpose)
-		note_global(&st);
-	if (c.findings)
+		note_global(&c, &st);
+	if (c.json)
+		printf("\n  ],\"count\":%d\n}\n", c.findings);
+	else if (c.findings)
 		printf("%d finding%s\n", c.findings, c.findings == 1 ? "" : "s");
 	else
 		printf("no findings\n");

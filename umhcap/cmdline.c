@@ -4,56 +4,81 @@
  * boot hands them to the boot loader: usermodehelper.gid= and .uid= for
  * the purposes that do not run as root, the gid first, as user writes
  * them; then usermodehelper.bset= and .inheritable=, the global bound
- * and every purpose.  One line, without its newline.
+ * and the purposes, each left out where its bounds are both open and an
+ * open bound beside a narrowed one given as all 64 bits (bounds.c).  One
+ * line, without its newline; nothing at all when every purpose is root
+ * and every bound open.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "umhcap.h"
 
-/* usermodehelper.gid= (uid=), and a space, unless every purpose is root. */
-static void cmdline_ids(FILE *f, const struct umh_state *st, bool gid)
+/*
+ * Before an item of parameter @param: the parameter, after *@sep, if
+ * this is its first item (*@first), else a comma.  *@sep becomes " "
+ * once something is printed.
+ */
+static void cmdline_item(FILE *f, const char *param, bool *first,
+			 const char **sep)
+{
+	if (*first)
+		fprintf(f, "%s%s=", *sep, param);
+	else
+		fputc(',', f);
+	*first = false;
+	*sep = " ";
+}
+
+/* usermodehelper.gid= (uid=), unless every purpose is root. */
+static void cmdline_ids(FILE *f, const struct umh_state *st, bool gid,
+			const char **sep)
 {
 	const struct umh_purpose_info *u;
-	const char *sep = gid ? "usermodehelper.gid=" : "usermodehelper.uid=";
 	const struct umh_ident *id;
+	bool first = true;
 
 	umh_for_each_purpose(u) {
 		id = &st->id[u->id];
 		if (umh_is_root(id))
 			continue;
-		fprintf(f, "%s%s:%u", sep, u->name, gid ? id->gid : id->uid);
-		sep = ",";
+		cmdline_item(f, gid ? "usermodehelper.gid" :
+				      "usermodehelper.uid", &first, sep);
+		fprintf(f, "%s:%u", u->name, gid ? id->gid : id->uid);
 	}
-	if (*sep == ',')
-		fputc(' ', f);
 }
 
-static void cmdline_bounds(FILE *f, const struct umh_state *st, bool inh)
+/* usermodehelper.bset= (inheritable=), unless every bound is open. */
+static void cmdline_bounds(FILE *f, const struct umh_state *st, bool inh,
+			   const char **sep)
 {
 	const struct umh_purpose_info *u;
-	const char *sep = "";
+	bool first = true;
 
-	fprintf(f, "usermodehelper.%s=", inh ? "inheritable" : "bset");
 	umh_for_each(u) {
-		if (u->id != UMH_ALL && !st->per_purpose)
-			break;
-		fprintf(f, "%s%s:0x%" PRIx64, sep, u->name,
-			inh ? st->b[u->id].inh : st->b[u->id].bset);
-		sep = ",";
+		if (!umh_exported(st, u->id) || umh_bound_open(&st->b[u->id]))
+			continue;
+		cmdline_item(f, inh ? "usermodehelper.inheritable" :
+				      "usermodehelper.bset", &first, sep);
+		fprintf(f, "%s:0x%" PRIx64, u->name,
+			umh_bound_given(inh ? st->b[u->id].inh :
+					      st->b[u->id].bset));
 	}
 }
 
-void umh_cmdline_print(FILE *f, const struct umh_state *st)
+/* Prints the parameters of @st to @f; returns whether there were any. */
+bool umh_cmdline_print(FILE *f, const struct umh_state *st)
 {
-	cmdline_ids(f, st, true);
-	cmdline_ids(f, st, false);
-	cmdline_bounds(f, st, false);
-	fputc(' ', f);
-	cmdline_bounds(f, st, true);
+	const char *sep = "";
+
+	cmdline_ids(f, st, true, &sep);
+	cmdline_ids(f, st, false, &sep);
+	cmdline_bounds(f, st, false, &sep);
+	cmdline_bounds(f, st, true, &sep);
+	return *sep;
 }
 
-/* The same, as a string; the caller frees it. */
+/* The same, as a string, "" without any; the caller frees it. */
 char *umh_cmdline_format(const struct umh_state *st)
 {
 	size_t size;
@@ -71,4 +96,15 @@ char *umh_cmdline_format(const struct umh_state *st)
 		exit(UMH_EXIT_ERROR);
 	}
 	return s;
+}
+
+/*
+ * Why the parameters of @st hold no usermodehelper.bset= and no
+ * .inheritable=: every bound is open.  NULL when some bound is narrowed.
+ */
+const char *umh_cmdline_no_bounds(const struct umh_state *st)
+{
+	if (!umh_all_open(st))
+		return NULL;
+	return "every usermode helper bound is open (every capability the kernel knows), as at boot: no usermodehelper.bset= or usermodehelper.inheritable= to give";
 }

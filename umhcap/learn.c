@@ -173,7 +173,7 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 			 const struct umh_merge *m, int p)
 {
 	const char *name = umh_purpose_name(p);
-	char *names;
+	char *names, *under;
 
 	if (umh_idle(rec, p) && !a->include_idle) {
 		printf("%s: no helper started %s; left alone (--include-idle narrows it too)\n",
@@ -201,8 +201,10 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	printf("%s: narrowed to what its helpers used: bset %s", name, names);
 	free(names);
 	names = caps_format(nb->inh);
-	printf(", inheritable %s\n", names);
+	under = umh_under_root();
+	printf(", inheritable %s%s\n", names, under);
 	free(names);
+	free(under);
 	return 0;
 }
 
@@ -212,7 +214,7 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 {
 	const struct umh_purpose_info *u;
 	struct apply_state as = { 0 };
-	char *from;
+	char *from, *under;
 
 	/* Said when it is not this boot alone, as without saved boots. */
 	if (m->saved || m->refused || m->superseded) {
@@ -226,9 +228,11 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 				  rec, m, u->id))
 			return umh_write_failed("learn --apply", "narrowed",
 						as.wrote, u);
-	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone\n",
+	under = umh_under_root();
+	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone%s\n",
 	       a->dry_run ? "-n, nothing written: " : "", as.narrowed,
-	       as.narrowed == 1 ? "" : "s", as.unchanged, as.idle);
+	       as.narrowed == 1 ? "" : "s", as.unchanged, as.idle, under);
+	free(under);
 	return UMH_EXIT_OK;
 }
 
@@ -254,7 +258,7 @@ int cmd_learn(const struct umh_args *a)
 	ret = umh_learned(a->root, a->include_idle, &m, &st, &learned, &rec);
 	if (ret) {
 		if (a->apply)
-			umh_err("learn --apply: nothing was written");
+			umh_nothing_written("learn --apply");
 		return ret;
 	}
 	if (!a->apply) {

@@ -14,7 +14,7 @@
 
 /* drop and keep take the same. */
 #define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | UMH_TAKES_CAPS)
-#define SET_SYNOPSIS	"[-p PURPOSE] [-n] CAP..."
+#define SET_SYNOPSIS	"[-p PURPOSE[,PURPOSE...]] [-n] CAP..."
 
 /* In the order umhcap --help lists them; the first is the default. */
 static const struct umh_cmd cmds[] = {
@@ -39,7 +39,9 @@ static const struct umh_cmd cmds[] = {
 		.summary	= "clear capabilities from a bound",
 		.about		=
 "Clear the capabilities named from the bset and the inheritable bound of\n"
-"a purpose, or of the global bound, then read both back to verify.",
+"each purpose named, or of the global bound, then read both back to\n"
+"verify.  drop all narrows them to nothing.  Every argument is checked,\n"
+"and every bound read, before anything is written.",
 	},
 	{
 		.name		= "keep",
@@ -48,9 +50,12 @@ static const struct umh_cmd cmds[] = {
 		.synopsis	= SET_SYNOPSIS,
 		.summary	= "narrow a bound to exactly CAP...",
 		.about		=
-"Narrow the bset and the inheritable bound of a purpose, or of the global\n"
-"bound, to exactly the capabilities named, then read both back to verify.\n"
-"Each must still be in the bset: a bound is only ever narrowed.",
+"Narrow the bset and the inheritable bound of each purpose named, or of\n"
+"the global bound, to exactly the capabilities named, then read both back\n"
+"to verify.  Each must still be in the bset: a bound is only ever\n"
+"narrowed; keep all leaves a bound as it is, keep none narrows it to\n"
+"nothing.  Every argument is checked, and every bound read, before\n"
+"anything is written.",
 	},
 	{
 		.name		= "user",
@@ -86,8 +91,8 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "check",
 		.run		= cmd_check,
-		.takes		= 0,
-		.synopsis	= "",
+		.takes		= UMH_TAKES_JSON,
+		.synopsis	= "[--json]",
 		.summary	= "hardening report (exit 1 on findings)",
 		.about		=
 "Report each ceiling beyond what the purpose's helper program was\n"
@@ -95,7 +100,8 @@ static const struct umh_cmd cmds[] = {
 "beyond what its helpers used since boot; bounds whose bset and\n"
 "inheritable disagree; malformed usermodehelper.* items on the kernel\n"
 "command line; and capabilities a purpose's helpers never used, or used\n"
-"and are refused now.  Exit 1 on findings.",
+"and are refused now.  Exit 1 on findings.  With --json, the same\n"
+"findings and notes as one JSON object, and the same exit status.",
 	},
 	{
 		.name		= "policy",
@@ -120,7 +126,12 @@ static const struct umh_cmd cmds[] = {
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
 "that applying them at boot gives them again: as sysctl.conf lines or as\n"
-"kernel command line parameters.",
+"kernel command line parameters.  A purpose whose bounds are both open\n"
+"(every capability the kernel knows, as at boot) is left out; an open\n"
+"bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
+"capability a newer kernel adds.  With every bound open, --sysctl prints\n"
+"a comment that says so, and --cmdline no parameter, with a note on\n"
+"stderr.",
 	},
 	{
 		.name		= "trace",
@@ -161,8 +172,9 @@ static const struct umh_cmd cmds[] = {
 "the saved ones, where the boot loader reads it: with --grub (the default\n"
 "without /etc/kernel/cmdline), as /etc/default/grub.d/umhcap.cfg, which\n"
 "update-grub reads; with --kernel-install (the default with it), in\n"
-"/etc/kernel/cmdline, its usermodehelper.* items replaced.  Nothing is\n"
-"written if no helper started.",
+"/etc/kernel/cmdline, its usermodehelper.* items replaced.  Open bounds\n"
+"are left out, as export leaves them.  Nothing is written if no helper\n"
+"started, or if every bound learned is open: nothing to narrow.",
 	},
 };
 
@@ -227,7 +239,8 @@ static void usage(void)
 	put_commands();
 	printf("\n"
 	       "options:\n"
-	       "  --root DIR      prefix for every path umhcap uses (env UMHCAP_ROOT)\n"
+	       "  --root DIR      prefix for every path umhcap uses (env UMHCAP_ROOT); each\n"
+	       "                  line about a write names it\n"
 	       "  -x              also print hex masks (%s)\n"
 	       "  --json          machine-readable output (%s)\n"
 	       "  -h, --help      this help\n"
@@ -236,10 +249,11 @@ static void usage(void)
 	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
-	printf("exit status: 0 ok, 1 findings (check), 2 error (learn --apply, user,\n"
-	       "save, boot: nothing was written; learn, export --learned, save, boot:\n"
-	       "also no record of what helpers use on this kernel), 3 learn --apply or\n"
-	       "user wrote to some purposes, then failed\n"
+	printf("exit status: 0 ok, 1 findings (check), 2 error (drop, keep, learn\n"
+	       "--apply, user, save, boot: nothing was written; learn, export\n"
+	       "--learned, save, boot: also no record of what helpers use on this\n"
+	       "kernel), 3 drop, keep, learn --apply or user wrote to some purposes,\n"
+	       "then failed\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }
@@ -283,15 +297,18 @@ int main(int argc, char **argv)
 	/* Up to the command: its options are its own. */
 	static const char shorts[] = "+:xh";
 	char *dflt[] = { (char *)cmds[0].name, NULL };
-	const char *root = getenv("UMHCAP_ROOT");
+	const char *root = getenv("UMHCAP_ROOT"), *root_from = "UMHCAP_ROOT";
 	struct umh_args a = { 0 };
 	char json[64];
 	int c, ret;
 
+	/* getopt says nothing itself: every error is umhcap's (msg.c). */
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ROOT:
 			root = optarg;
+			root_from = "--root";
 			break;
 		case 'x':
 			a.hex = true;
@@ -322,6 +339,7 @@ int main(int argc, char **argv)
 		return UMH_EXIT_ERROR;
 	}
 	a.root = normalize_root(root);
+	umh_msg_root(a.root, root_from);
 	ret = umh_args_parse(&a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;

@@ -2,7 +2,8 @@
 /*
  * Errors and warnings, one line each on stderr: "umhcap: what failed:
  * why; how to fix".  Whatever stdout holds goes out first, so that the
- * two stay in order on a terminal.
+ * two stay in order on a terminal.  And the root that messages about a
+ * write name, when it is not /.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -37,6 +38,45 @@ void umh_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Not wrong, but worth saying where stdout is meant for a program. */
+void umh_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("note: ", fmt, ap);
+	va_end(ap);
+}
+
+/* The root writes go under, and where it came from; "" is /. */
+static const char *msg_root = "", *msg_root_from;
+
+void umh_msg_root(const char *root, const char *from)
+{
+	msg_root = root;
+	msg_root_from = from;
+}
+
+/*
+ * " under root DIR (UMHCAP_ROOT)", or (--root), for the end of every
+ * message about a write; "" under /.  The caller frees the result.
+ */
+char *umh_under_root(void)
+{
+	if (!*msg_root)
+		return umh_xstrdup("");
+	return umh_xasprintf(" under root %s (%s)", msg_root, msg_root_from);
+}
+
+/* After an error: that @cmd wrote nothing, and under which root. */
+void umh_nothing_written(const char *cmd)
+{
+	char *under = umh_under_root();
+
+	umh_err("%s: nothing was written%s", cmd, under);
+	free(under);
+}
+
 void umh_oom(void)
 {
 	umh_err("out of memory");
@@ -54,19 +94,26 @@ char *umh_xstrdup(const char *s)
 	return p;
 }
 
+/* vasprintf(), or exit, as umh_xstrdup(). */
+char *umh_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return s;
+}
+
 /* asprintf(), or exit, as umh_xstrdup(). */
 char *umh_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = umh_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
 	return s;
 }

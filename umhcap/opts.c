@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "umhcap.h"
 
@@ -37,8 +38,8 @@ struct option_info {
 
 /* Every option of every command, in the order a command's help has them. */
 static const struct option_info options[] = {
-	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSE",
-	  "the bound to change: a purpose, or all (the default)" },
+	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSES",
+	  "comma-separated bounds to change; all: global (default)" },
 	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
 	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
@@ -242,7 +243,13 @@ static void cmd_help(const struct umh_cmd *cmd)
 	}
 	if (cmd->takes & UMH_TAKES_CAPS)
 		printf("\nCAP: a capability, by name (cap_sys_module or sys_module, in any\n"
-		       "case) or by number\n");
+		       "case) or by number; several, as arguments or comma-separated\n"
+		       "(sys_module,net_admin); all: every capability; none: no capability,\n"
+		       "alone\n");
+	if (cmd->takes & UMH_TAKES_DRY_RUN)
+		printf("\nUnder a root other than / (--root DIR, or UMHCAP_ROOT), each line\n"
+		       "about a write, or one -n would make, ends \"under root DIR (--root)\"\n"
+		       "or \"(UMHCAP_ROOT)\".\n");
 	if (cmd->takes & UMH_TAKES_IDENT)
 		printf("\nUSER, GROUP: a name this machine's passwd or group knows, or a\n"
 		       "number; GROUP defaults to USER's primary group, and is needed for a\n"
@@ -259,16 +266,27 @@ static int parse_purpose(const char *arg, int *purpose)
 	return -1;
 }
 
-/* -p PURPOSE[,PURPOSE...]: into a->sel; all is every purpose. */
+/*
+ * -p PURPOSE[,PURPOSE...]: into a->sel.  all is the global bound where
+ * the command takes it (UMH_TAKES_PURPOSE), else every purpose.
+ */
 static int parse_purpose_list(struct umh_args *a, const char *arg)
 {
+	bool global = a->cmd->takes & UMH_TAKES_PURPOSE;
 	char *list = umh_xstrdup(arg), *rest = list, *name;
 	int i, p, ret = 0;
 
 	while (!ret && (name = strsep(&rest, ","))) {
+		if (!*name) {
+			umh_err("empty purpose name in \"%s\"; separate purposes with one comma, none before the first or after the last",
+				arg);
+			ret = -1;
+			break;
+		}
 		ret = parse_purpose(name, &p);
-		for (i = 0; !ret && i < UMH_NR_PURPOSES; i++)
-			a->sel[i] |= p == UMH_ALL || p == i;
+		for (i = 0; !ret && i < UMH_NR; i++)
+			a->sel[i] |= p == i ||
+				     (p == UMH_ALL && !global && i != UMH_ALL);
 	}
 	free(list);
 	a->named = true;
@@ -287,25 +305,64 @@ static int parse_count(const char *arg, long *count)
 	return -1;
 }
 
-/* Every capability is checked, and every one unknown said, at once. */
-static int parse_caps(const struct umh_args *a, int n, char **args,
-		      uint64_t *mask)
+/*
+ * One element of a CAP argument, into *@mask: a capability, or all.
+ * Returns 0, 1 for none, or -1 after saying what is wrong.
+ */
+static int parse_cap(struct umh_args *a, const char *arg, const char *name,
+		     uint64_t *mask)
 {
-	bool bad = false;
-	int i, cap;
+	int cap;
+
+	if (!*name) {
+		umh_err("empty capability name in \"%s\"; separate names with one comma, none before the first or after the last",
+			arg);
+		return -1;
+	}
+	if (!strcasecmp(name, "none"))
+		return 1;
+	if (!strcasecmp(name, "all")) {
+		a->caps_all = true;
+		*mask = ~0ULL;
+		return 0;
+	}
+	if (caps_parse(name, &cap)) {
+		umh_err("unknown capability \"%s\"; use a name like cap_sys_module or sys_module, a number below %d, all or none",
+			name, caps_nbits());
+		return -1;
+	}
+	*mask |= 1ULL << cap;
+	return 0;
+}
+
+/*
+ * CAP...: each argument a capability or a comma-separated list of them;
+ * all, every capability; none, the empty set, which goes alone.  Every
+ * element is checked, and every one wrong said, at once.
+ */
+static int parse_caps(struct umh_args *a, int n, char **args, uint64_t *mask)
+{
+	bool bad = false, none = false, some = false;
+	char *list, *rest, *name;
+	int i, ret;
 
 	if (!n) {
 		umh_usage_error(a->cmd, "name one capability at least");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (caps_parse(args[i], &cap)) {
-			umh_err("unknown capability \"%s\"; use a name like cap_sys_module or sys_module, or a number below %d",
-				args[i], caps_nbits());
-			bad = true;
-			continue;
+		list = rest = umh_xstrdup(args[i]);
+		while ((name = strsep(&rest, ","))) {
+			ret = parse_cap(a, args[i], name, mask);
+			bad |= ret < 0;
+			none |= ret > 0;
+			some |= !ret;
 		}
-		*mask |= 1ULL << cap;
+		free(list);
+	}
+	if (none && some) {
+		umh_err("none is the empty set and goes alone: name capabilities, or none");
+		bad = true;
 	}
 	return bad ? -1 : 0;
 }
@@ -352,8 +409,11 @@ static int parse_operands(struct umh_args *a, int n, char **args)
 {
 	int i, p;
 
-	if (a->cmd->takes & UMH_TAKES_CAPS)
+	if (a->cmd->takes & UMH_TAKES_CAPS) {
+		/* drop and keep without -p: the global bound. */
+		a->sel[UMH_ALL] |= !a->named;
 		return parse_caps(a, n, args, &a->caps);
+	}
 	if (a->cmd->takes & UMH_TAKES_IDENT)
 		return parse_ident(a, n, args);
 	if (!(a->cmd->takes & UMH_TAKES_PURPOSES)) {
@@ -384,19 +444,17 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 	struct option longs[ARRAY_SIZE(options) + 1];
 	int c;
 
-	a->purpose = UMH_ALL;
 	a->count = -1;
 	getopt_spec(a->cmd->takes, shorts, longs);
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd_help(a->cmd);
 			return 1;
 		case 'p':
-			if (a->cmd->takes & UMH_TAKES_PURPOSE_LIST ?
-			    parse_purpose_list(a, optarg) :
-			    parse_purpose(optarg, &a->purpose))
+			if (parse_purpose_list(a, optarg))
 				return -1;
 			break;
 		case 'c':

@@ -32,6 +32,59 @@ void umh_print_json_mask(const char *key, uint64_t mask)
 }
 
 /*
+ * The length of the UTF-8 sequence @s starts with (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0 if it is none.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * @s as a JSON string (RFC 8259): " and \ escaped, control characters
+ * as \uXXXX, and each byte that is not part of valid UTF-8 (a file's
+ * text, say /proc/cmdline's) as U+FFFD, so that the output is valid
+ * JSON whatever @s holds.
+ */
+void umh_print_json_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
+
+	putchar('"');
+	for (; *p; p += n ? n : 1) {
+		n = utf8_len(p);
+		if (!n)
+			fputs("\\ufffd", stdout);
+		else if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\u%04x", *p);
+		else
+			fwrite(p, 1, n, stdout);
+	}
+	putchar('"');
+}
+
+/*
  * "daemon(1)": the name of uid @id (of gid @id, with @gid), and the id;
  * the id alone where the machine has no name for it.  The caller frees
  * the result.

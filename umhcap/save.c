@@ -45,7 +45,7 @@ static char *started(const struct umh_record *rec)
 
 int cmd_save(const struct umh_args *a)
 {
-	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what;
+	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what, *under;
 	long long now = time(NULL);
 	struct umh_record rec;
 	int ret;
@@ -54,7 +54,7 @@ int cmd_save(const struct umh_args *a)
 	if (ret > 0)
 		umh_no_record(&rec);
 	if (ret || umh_boot_id(a->root, id)) {
-		umh_err("save: nothing was written");
+		umh_nothing_written("save");
 		return UMH_EXIT_ERROR;
 	}
 	dir = umh_boots_dir(a->root, a->state_dir);
@@ -62,17 +62,20 @@ int cmd_save(const struct umh_args *a)
 	path = umh_xasprintf("%s/%s", dir, id);
 	text = umh_saved_format(id, now, umh_btime(a->root), &rec);
 	what = started(&rec);
+	under = umh_under_root();
 	ret = UMH_EXIT_OK;
 	if (a->dry_run) {
-		printf("%s-n, nothing written: would save boot %s's record (%s) to %s\n",
-		       text, id, what, path);
+		printf("%s-n, nothing written: would save boot %s's record (%s) to %s%s\n",
+		       text, id, what, path, under);
 	} else if (umh_mkdirs(a->root, rel) ||
 		   umh_replace(path, text, strlen(text), 0644, -1, -1)) {
-		umh_err("save: nothing was written");
+		umh_nothing_written("save");
 		ret = UMH_EXIT_ERROR;
 	} else {
-		printf("saved boot %s's record (%s) to %s\n", id, what, path);
+		printf("saved boot %s's record (%s) to %s%s\n", id, what,
+		       path, under);
 	}
+	free(under);
 	free(what);
 	free(text);
 	free(path);

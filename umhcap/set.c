@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drop and keep: narrow the bset and inheritable bound of one purpose
- * (or the global bound), then read both back to verify.
+ * drop and keep: narrow the bset and inheritable bound of each purpose
+ * named (or of the global bound), then read both back to verify.
  */
 #include <stdlib.h>
 
 #include "umhcap.h"
 
-/* keep: every named cap must still be in the bset; bounds only narrow. */
-static int check_keep(const struct umh_args *a, const struct umh_bound *b)
+/*
+ * keep: every named cap must still be in the bset of purpose @p; bounds
+ * only narrow.  all keeps what the bound has.
+ */
+static int check_keep(const struct umh_args *a, int p,
+		      const struct umh_bound *b)
 {
-	const char *name = umh_purpose_name(a->purpose);
+	const char *name = umh_purpose_name(p);
 	uint64_t missing = a->caps & ~b->bset;
 	char *miss, *cur;
 
+	if (a->caps_all)
+		return 0;
 	if (missing) {
 		miss = caps_list(missing);
 		cur = caps_format(b->bset);
@@ -33,47 +39,72 @@ static int check_keep(const struct umh_args *a, const struct umh_bound *b)
 	return 0;
 }
 
-static int set_file(const struct umh_args *a, const char *file,
-		    uint64_t mask)
+/* Returns 0, or -1 after an error (printed); *@wrote once written. */
+static int set_file(const struct umh_args *a, int p, const char *file,
+		    uint64_t mask, bool *wrote)
 {
 	char path[PATH_MAX];
-	char *names;
+	char *names, *under;
+	int ret;
 
-	if (umh_path(path, sizeof(path), a->root, a->purpose, file) ||
-	    umh_narrow(path, mask, a->dry_run))
+	if (umh_path(path, sizeof(path), a->root, p, file))
+		return -1;
+	ret = umh_narrow(path, mask, a->dry_run);
+	if (ret != -1 && !a->dry_run)
+		*wrote = true;
+	if (ret)
 		return -1;
 	if (a->dry_run)
 		return 0;
 	names = caps_format(mask);
-	printf("%s %s: %s\n", umh_purpose_name(a->purpose), file, names);
+	under = umh_under_root();
+	printf("%s %s: %s%s\n", umh_purpose_name(p), file, names, under);
 	free(names);
+	free(under);
 	return 0;
 }
 
+/*
+ * Every purpose named is checked, and what is wrong with each said,
+ * before anything is written; then each is written, in the order of
+ * the purposes, the global bound first.
+ */
 static int set(const struct umh_args *a, bool keep)
 {
-	struct umh_bound nb, *cur;
+	const struct umh_purpose_info *u;
+	bool wrote[UMH_NR] = { false }, bad = false;
+	struct umh_bound nb[UMH_NR], *cur;
 	struct umh_state st;
 
 	if (umh_load(a->root, &st))
 		return UMH_EXIT_ERROR;
-	if (a->purpose != UMH_ALL && !st.per_purpose) {
-		umh_no_per_purpose(a->root);
-		return UMH_EXIT_ERROR;
-	}
-	cur = &st.b[a->purpose];
-	if (keep) {
-		if (check_keep(a, cur))
+	umh_for_each(u) {
+		if (!a->sel[u->id])
+			continue;
+		if (u->id != UMH_ALL && !st.per_purpose) {
+			umh_no_per_purpose(a->root);
 			return UMH_EXIT_ERROR;
-		nb.bset = cur->bset & a->caps;
-		nb.inh = cur->inh & a->caps;
-	} else {
-		nb.bset = cur->bset & ~a->caps;
-		nb.inh = cur->inh & ~a->caps;
+		}
+		cur = &st.b[u->id];
+		if (keep) {
+			bad |= check_keep(a, u->id, cur) != 0;
+			nb[u->id].bset = cur->bset & a->caps;
+			nb[u->id].inh = cur->inh & a->caps;
+		} else {
+			nb[u->id].bset = cur->bset & ~a->caps;
+			nb[u->id].inh = cur->inh & ~a->caps;
+		}
 	}
-	if (set_file(a, "bset", nb.bset) ||
-	    set_file(a, "inheritable", nb.inh))
+	if (bad)
 		return UMH_EXIT_ERROR;
+	umh_for_each(u)
+		if (a->sel[u->id] &&
+		    (set_file(a, u->id, "bset", nb[u->id].bset,
+			      &wrote[u->id]) ||
+		     set_file(a, u->id, "inheritable", nb[u->id].inh,
+			      &wrote[u->id])))
+			return umh_write_failed(a->cmd->name, "narrowed",
+						wrote, u);
 	return UMH_EXIT_OK;
 }
 

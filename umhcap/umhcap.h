@@ -4,7 +4,8 @@
  *
  * The files, each using only those above it in this list:
  *
- *   msg.c       errors and warnings
+ *   msg.c       errors, warnings and notes, and the root that
+ *               messages about a write name
  *   file.c      reading a file whole, and replacing one whole: a
  *               temporary file beside it, synced and renamed over it
  *   purpose.c   the table of purposes
@@ -12,7 +13,8 @@
  *               the host tests and the guest's real_test link it)
  *   caps.c      capability names and masks, from libcap
  *   bounds.c    the bound, identity and record files: paths, reading,
- *               writing
+ *               writing; which bounds are open, and what export and
+ *               boot give for them
  *   write.c     narrowing a bound, or setting an id: written and read
  *               back, EPERM explained; or, with -n, only said
  *   saved.c     the records of past boots umhcap save keeps, and
@@ -31,6 +33,7 @@
 #define UMHCAP_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,8 +44,8 @@
 /* Exit codes. */
 #define UMH_EXIT_OK		0
 #define UMH_EXIT_FINDINGS	1
-#define UMH_EXIT_ERROR		2	/* learn --apply, user: nothing written */
-#define UMH_EXIT_PARTIAL	3	/* learn --apply, user: wrote some, then failed */
+#define UMH_EXIT_ERROR		2	/* a command that writes: nothing written */
+#define UMH_EXIT_PARTIAL	3	/* it wrote some, then failed */
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -114,12 +117,20 @@ static inline uint64_t umh_ceiling(const struct umh_state *st, int p)
 	return c;
 }
 
-/* msg.c: "umhcap: ..." on stderr, after what stdout holds. */
+/*
+ * msg.c: "umhcap: ..." on stderr, after what stdout holds; the root that
+ * messages about a write name.
+ */
 void umh_err(const char *fmt, ...) __printf(1, 2);
 void umh_warn(const char *fmt, ...) __printf(1, 2);
+void umh_note(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
+void umh_msg_root(const char *root, const char *from);
+char *umh_under_root(void);
+void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
+char *umh_xvasprintf(const char *fmt, va_list ap) __printf(1, 0);
 
 /* file.c */
 int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
@@ -208,6 +219,10 @@ void umh_no_per_purpose(const char *root);
 void umh_no_idents(const char *root);
 int umh_record_load(const char *root, struct umh_record *rec);
 void umh_no_record(const struct umh_record *rec);
+bool umh_bound_open(const struct umh_bound *b);
+uint64_t umh_bound_given(uint64_t mask);
+bool umh_exported(const struct umh_state *st, int p);
+bool umh_all_open(const struct umh_state *st);
 
 /* write.c */
 int umh_write_verify(const char *path, uint64_t mask);
@@ -258,21 +273,23 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 /* print.c */
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
+void umh_print_json_string(const char *s);
 char *umh_id_format(bool gid, uint32_t id);
 char *umh_ident_format(const struct umh_ident *id);
 void umh_print_ident(const char *label, const struct umh_ident *id);
 void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR]);
 
 /* cmdline.c */
-void umh_cmdline_print(FILE *f, const struct umh_state *st);
+bool umh_cmdline_print(FILE *f, const struct umh_state *st);
 char *umh_cmdline_format(const struct umh_state *st);
+const char *umh_cmdline_no_bounds(const struct umh_state *st);
 
 /*
  * opts.c: what a command takes, besides -h and --help, which every
  * command takes.
  */
 enum {
-	UMH_TAKES_PURPOSE	= 1 << 0,	/* -p PURPOSE */
+	UMH_TAKES_PURPOSE	= 1 << 0,	/* -p PURPOSE[,...], all: global */
 	UMH_TAKES_DRY_RUN	= 1 << 1,	/* -n, --dry-run */
 	UMH_TAKES_APPLY		= 1 << 2,	/* --apply */
 	UMH_TAKES_IDLE		= 1 << 3,	/* --include-idle */
@@ -283,7 +300,7 @@ enum {
 	UMH_TAKES_JSON		= 1 << 8,	/* --json */
 	UMH_TAKES_PURPOSES	= 1 << 9,	/* PURPOSE... */
 	UMH_TAKES_CAPS		= 1 << 10,	/* CAP..., one at least */
-	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,PURPOSE...] */
+	UMH_TAKES_PURPOSE_LIST	= 1 << 11,	/* -p PURPOSE[,...], all: each */
 	UMH_TAKES_IDENT		= 1 << 12,	/* USER[:GROUP] */
 	UMH_TAKES_STATE_DIR	= 1 << 13,	/* --state-dir DIR */
 	UMH_TAKES_THIS_BOOT	= 1 << 14,	/* --this-boot */
@@ -314,11 +331,11 @@ struct umh_args {
 	bool learned;		/* --learned */
 	bool sysctl;		/* --sysctl */
 	bool cmdline;		/* --cmdline */
-	int purpose;		/* -p PURPOSE; UMH_ALL without it */
 	long count;		/* --count N; -1 without it */
 	bool named;		/* PURPOSE... or -p PURPOSE,... named some */
 	bool sel[UMH_NR];	/* the purposes named, or all of them */
-	uint64_t caps;		/* CAP... */
+	uint64_t caps;		/* CAP...; all: ~0 */
+	bool caps_all;		/* CAP... named all */
 	const char *ident;	/* USER[:GROUP] */
 	const char *state_dir;	/* --state-dir DIR; NULL without it */
 	bool this_boot;		/* --this-boot */

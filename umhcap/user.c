@@ -132,17 +132,18 @@ static int set_purpose(const struct umh_args *a, int p,
 	const uint32_t old[] = { [UID] = from->uid, [GID] = from->gid };
 	const uint32_t new[] = { [UID] = to->uid, [GID] = to->gid };
 	int first = to->uid ? GID : UID;
-	char *who = umh_ident_format(to);
+	char *who = umh_ident_format(to), *under = umh_under_root();
 	int ret;
 
 	ret = set_id(a, p, first, old[first], new[first], wrote) ||
 	      set_id(a, p, !first, old[!first], new[!first], wrote) ? -1 : 0;
 	if (!ret)
-		printf("%s: %s %s%s\n", umh_purpose_name(p),
+		printf("%s: %s %s%s%s\n", umh_purpose_name(p),
 		       a->dry_run ? "would run as" : "runs as", who,
 		       memcmp(old, new, sizeof(old)) ? "" :
-		       " already; unchanged");
+		       " already; unchanged", under);
 	free(who);
+	free(under);
 	return ret;
 }
 
@@ -165,7 +166,7 @@ int cmd_user(const struct umh_args *a)
 	struct umh_state st;
 
 	if (resolve(a->ident, &to) || load(a->root, &st)) {
-		umh_err("user: nothing was written");
+		umh_nothing_written("user");
 		return UMH_EXIT_ERROR;
 	}
 	umh_for_each_purpose(u)

@@ -105,14 +105,16 @@ int umh_write_verify(const char *path, uint64_t mask)
  */
 int umh_narrow(const char *path, uint64_t mask, bool dry_run)
 {
-	char *names;
+	char *names, *under;
 
 	if (!dry_run)
 		return umh_write_verify(path, mask);
 	names = caps_format(mask);
-	printf("would write \"%u %u\" to %s (%s)\n", (uint32_t)mask,
-	       (uint32_t)(mask >> 32), path, names);
+	under = umh_under_root();
+	printf("would write \"%u %u\" to %s (%s)%s\n", (uint32_t)mask,
+	       (uint32_t)(mask >> 32), path, names, under);
 	free(names);
+	free(under);
 	return 0;
 }
 
@@ -137,10 +139,13 @@ static uint64_t id_needs(bool gid, uint32_t from, uint32_t to)
 int umh_id_set(const char *path, bool gid, uint32_t from, uint32_t to,
 	       bool dry_run)
 {
+	char *under;
 	uint32_t now;
 
 	if (dry_run) {
-		printf("would write \"%u\" to %s\n", to, path);
+		under = umh_under_root();
+		printf("would write \"%u\" to %s%s\n", to, path, under);
+		free(under);
 		return 0;
 	}
 	if (write_result(path, umh_id_write(path, to),
@@ -166,15 +171,15 @@ int umh_write_failed(const char *cmd, const char *undone,
 		     const struct umh_purpose_info *stop)
 {
 	const struct umh_purpose_info *u;
+	char *line, *under;
 	bool any = false;
 	size_t size;
-	char *line;
 	FILE *f;
 
 	umh_for_each(u)
 		any |= wrote[u->id];
 	if (!any) {
-		umh_err("%s: nothing was written", cmd);
+		umh_nothing_written(cmd);
 		return UMH_EXIT_ERROR;
 	}
 	f = open_memstream(&line, &size);
@@ -183,14 +188,17 @@ int umh_write_failed(const char *cmd, const char *undone,
 		return UMH_EXIT_PARTIAL;
 	}
 	fprintf(f, "%s stopped at %s, after writing to:", cmd, stop->name);
-	umh_for_each_purpose(u) {
+	umh_for_each(u) {
 		if (u > stop)
 			break;
 		if (wrote[u->id])
 			fprintf(f, " %s%s", u->name,
 				u == stop ? " (in part)" : "");
 	}
-	fprintf(f, "; the purposes after %s were not %s", stop->name, undone);
+	under = umh_under_root();
+	fprintf(f, "; the purposes after %s were not %s%s", stop->name,
+		undone, under);
+	free(under);
 	fclose(f);
 	umh_err("%s", line);
 	free(line);

@@ -80,6 +80,14 @@ struct result {
 static struct result res;
 /* Capabilities taken from the bounding set of the next umhcap run. */
 static uint64_t drop_caps;
+/* The argv[0] of the next umhcap run; NULL: the binary's path. */
+static const char *argv0;
+/*
+ * Messages about a write name a root other than /: " under root ROOT
+ * (--root)".  The tests of other things take it out of what umhcap
+ * printed with --root ROOT; those of the root itself set see_root.
+ */
+static bool see_root;
 
 static uint64_t full(void)
 {
@@ -356,11 +364,21 @@ static void slurp(int fd, char *buf, size_t len)
 	close(fd);
 }
 
+/* Take every @cut out of @buf. */
+static void cut_all(char *buf, const char *cut)
+{
+	size_t n = strlen(cut);
+	char *s;
+
+	while ((s = strstr(buf, cut)))
+		memmove(s, s + n, strlen(s + n) + 1);
+}
+
 /* Run umhcap with args; with_root adds "--root ROOT" in front. */
 static int run_argv(const char *root, bool with_root, const char *args[])
 {
 	const char *bin = getenv("UMHCAP_BIN") ?: "./umhcap";
-	const char *argv[64] = { bin };
+	const char *argv[64] = { argv0 ?: bin };
 	int out = fileno(tmpfile()), err = fileno(tmpfile());
 	int i, n = 1, status;
 	pid_t pid;
@@ -388,8 +406,16 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 	}
 	waitpid(pid, &status, 0);
 	drop_caps = 0;
+	argv0 = NULL;
 	slurp(out, res.out, sizeof(res.out));
 	slurp(err, res.err, sizeof(res.err));
+	if (with_root && !see_root) {
+		char under[PATH_MAX + 32];
+
+		snprintf(under, sizeof(under), " under root %s (--root)", root);
+		cut_all(res.out, under);
+		cut_all(res.err, under);
+	}
 	res.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 	return res.code;
 }
@@ -417,6 +443,8 @@ static int run_argv(const char *root, bool with_root, const char *args[])
 
 static void fake_tracefs(const char *root, const char *dir);
 static int count_of(const char *hay, const char *needle);
+static char *tree(const char *root);
+static void read_only(const char *root, const char *rel);
 
 FIXTURE(umh) {
 	char root[64];
@@ -698,12 +726,260 @@ TEST_F(umh, keep_inheritable_narrower)
 TEST_F(umh, unknown_cap_writes_nothing)
 {
 	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "modprobe", "cap_chown",
-			 "cap_bogus", "cap_kill,cap_chown"));
+			 "cap_bogus", "cap_kill,cap_bogus2"));
 	ASSERT_HAS(res.err, "unknown capability \"cap_bogus\"");
-	ASSERT_HAS(res.err, "unknown capability \"cap_kill,cap_chown\"");
+	ASSERT_HAS(res.err, "unknown capability \"cap_bogus2\"");
+	ASSERT_LACKS(res.err, "cap_kill");
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
 	ASSERT_STREQ(kernel_fmt(full()),
 		     get(self->root, UMH "/modprobe/inheritable"));
+}
+
+/* Comma-separated lists, mixed with arguments of their own. */
+TEST_F(umh, cap_lists)
+{
+	uint64_t m = B(CAP_SYS_PTRACE) | B(CAP_DAC_OVERRIDE) | B(CAP_CHOWN);
+	uint64_t d = full() & ~(B(CAP_SYS_MODULE) | B(CAP_NET_ADMIN));
+
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump",
+			 "sys_ptrace,dac_override", "chown"));
+	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/bset"));
+	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/inheritable"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "cap_sys_module,cap_net_admin"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/inheritable"));
+	/* Names, numbers and cases, in one list; a name twice is once. */
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump",
+			 "CAP_SYS_PTRACE,1,Sys_Ptrace"));
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE) | B(CAP_DAC_OVERRIDE)),
+		     get(self->root, UMH "/coredump/bset"));
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump", "sys_ptrace"));
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE)),
+		     get(self->root, UMH "/coredump/bset"));
+	/* As their help says. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "--help"));
+	ASSERT_HAS(res.out, "several, as arguments or comma-separated\n"
+			    "(sys_module,net_admin); all: every capability; none: no capability,\n"
+			    "alone\n");
+}
+
+/*
+ * none, the empty set: keep none and drop all narrow to nothing; drop
+ * none and keep all leave a bound as it is, whatever it is, for bounds
+ * only narrow.  From everything, one bit, and nothing.
+ */
+TEST_F(umh, cap_none_and_all)
+{
+	static const char *const runs[][2] = {
+		{ "keep", "none" }, { "drop", "all" },
+		{ "keep", "all" }, { "drop", "none" },
+		{ "keep", "ALL" }, { "keep", "None" },
+	};
+	const uint64_t bounds[] = { full(), B(CAP_KILL), 0 };
+	size_t r, b;
+	uint64_t want;
+
+	for (r = 0; r < ARRAY_SIZE(runs); r++) {
+		for (b = 0; b < ARRAY_SIZE(bounds); b++) {
+			/* The inheritable bound narrower: it stays so. */
+			set_bound(self->root, "power", bounds[b], 0);
+			want = !strcasecmp(runs[r][1], "none") ==
+			       !strcmp(runs[r][0], "keep") ? 0 : bounds[b];
+			EXPECT_EQ(0, RUN(self->root, runs[r][0], "-p", "power",
+					 runs[r][1]))
+				TH_LOG("%s %s: %s", runs[r][0], runs[r][1],
+				       res.err);
+			EXPECT_STREQ(written(want),
+				     get(self->root, UMH "/power/bset"))
+				TH_LOG("%s %s over %s", runs[r][0], runs[r][1],
+				       fmt(bounds[b]));
+			EXPECT_STREQ(written(0),
+				     get(self->root, UMH "/power/inheritable"));
+			EXPECT_STREQ("", res.err);
+		}
+	}
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "power", "none"));
+	ASSERT_STREQ("power bset: none\npower inheritable: none\n", res.out);
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+}
+
+/*
+ * umhcap --root ROOT ARGV... refused: exit 2, nothing on stdout, and @err
+ * on stderr, at its start where @at_start.
+ */
+static void refused(struct __test_metadata *_metadata, const char *root,
+		    const char *const *argv, const char *err, bool at_start)
+{
+	const char *at;
+
+	EXPECT_EQ(2, run_argv(root, true, (const char **)argv))
+		TH_LOG("%s %s %s", argv[0], argv[1], argv[2]);
+	at = strstr(res.err, err);
+	EXPECT_TRUE(at_start ? at == res.err : at != NULL)
+		TH_LOG("%s %s %s: want \"%s\"%s in: %s", argv[0], argv[1],
+		       argv[2], err, at_start ? " at the start" : "", res.err);
+	EXPECT_STREQ("", res.out);
+}
+
+/* Empty elements, none with names, unknown names: said, nothing written. */
+TEST_F(umh, cap_list_errors_write_nothing)
+{
+	static const struct {
+		const char *cmd, *caps[3], *err;
+	} bad[] = {
+		{ "keep", { "sys_module,,kill" },
+		  "umhcap: empty capability name in \"sys_module,,kill\"; " },
+		{ "keep", { "sys_module," },
+		  "umhcap: empty capability name in \"sys_module,\"; " },
+		{ "drop", { ",sys_module" },
+		  "umhcap: empty capability name in \",sys_module\"; " },
+		{ "drop", { "kill", "" },
+		  "umhcap: empty capability name in \"\"; " },
+		{ "keep", { "," },
+		  "umhcap: empty capability name in \",\"; " },
+		{ "keep", { "none,sys_module" },
+		  "umhcap: none is the empty set and goes alone: name capabilities, or none\n" },
+		{ "drop", { "none", "kill" },
+		  "umhcap: none is the empty set and goes alone" },
+		{ "keep", { "all", "none" },
+		  "umhcap: none is the empty set and goes alone" },
+		{ "keep", { "kill,cap_bogus" },
+		  "umhcap: unknown capability \"cap_bogus\"; use a name like cap_sys_module or sys_module, a number below " },
+		{ "drop", { "allx" },
+		  "umhcap: unknown capability \"allx\"" },
+		{ "drop", { "kill,99" },
+		  "umhcap: unknown capability \"99\"" },
+	};
+	char *before, *after;
+	size_t i;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), B(CAP_KILL));
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		refused(_metadata, self->root, (const char *[]){
+			bad[i].cmd, "-p", "modprobe", bad[i].caps[0],
+			bad[i].caps[1], NULL }, bad[i].err, false);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* -p takes a list, all the global bound among them, and more than once. */
+TEST_F(umh, set_purpose_lists)
+{
+	uint64_t d = full() & ~B(CAP_SYS_ADMIN);
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "keep", "-p", "coredump,uevent",
+			 "sys_ptrace"));
+	for (i = 0; i < NR_PURPOSES; i++) {
+		char bset[64], inh[64];
+		uint64_t want = !strcmp(purposes[i], "coredump") ||
+				!strcmp(purposes[i], "uevent") ?
+				B(CAP_SYS_PTRACE) : full();
+
+		snprintf(bset, sizeof(bset), UMH "/%s/bset", purposes[i]);
+		snprintf(inh, sizeof(inh), UMH "/%s/inheritable", purposes[i]);
+		EXPECT_STREQ(want == full() ? kernel_fmt(want) : written(want),
+			     get(self->root, bset)) TH_LOG("%s", purposes[i]);
+		EXPECT_STREQ(want == full() ? kernel_fmt(want) : written(want),
+			     get(self->root, inh)) TH_LOG("%s", purposes[i]);
+	}
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
+	ASSERT_STREQ("coredump bset: cap_sys_ptrace\n"
+		     "coredump inheritable: cap_sys_ptrace\n"
+		     "uevent bset: cap_sys_ptrace\n"
+		     "uevent inheritable: cap_sys_ptrace\n", res.out);
+
+	/* all is the global bound; the global bound first, then in order. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "power,all,modprobe",
+			 "-p", "power", "sys_admin"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(d), get(self->root, UMH "/power/inheritable"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/other/bset"));
+	ASSERT_STREQ("all bset: all except cap_sys_admin\n"
+		     "all inheritable: all except cap_sys_admin\n"
+		     "modprobe bset: all except cap_sys_admin\n"
+		     "modprobe inheritable: all except cap_sys_admin\n"
+		     "power bset: all except cap_sys_admin\n"
+		     "power inheritable: all except cap_sys_admin\n", res.out);
+
+	/* As the help says. */
+	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap keep [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n");
+	ASSERT_HAS(res.out, "\n  -p PURPOSES         comma-separated bounds to change; all: global (default)\n");
+}
+
+/*
+ * Every purpose is checked before anything is written: keep names each
+ * one a capability is gone from, and writes to none.
+ */
+TEST_F(umh, set_purpose_list_errors_write_nothing)
+{
+	static const char *const runs[][6] = {
+		{ "keep", "-p", "modprobe,coredump,power", "sys_module" },
+		{ "keep", "-p", "uevent,,power", "sys_module" },
+		{ "drop", "-p", "uevent,", "sys_module" },
+		{ "drop", "-p", ",uevent", "sys_module" },
+		{ "drop", "-p", "uevent,bogus", "sys_module" },
+		{ "drop", "-p", "uevent", "-p", "", "sys_module" },
+	};
+	static const char *const errs[] = {
+		"umhcap: cannot keep cap_sys_module: not in the coredump bset (currently cap_kill); bounds can only be narrowed, nothing written\n"
+		"umhcap: cannot keep cap_sys_module: not in the power bset (currently none); bounds can only be narrowed, nothing written\n",
+		"umhcap: empty purpose name in \"uevent,,power\"; separate purposes with one comma, none before the first or after the last\n",
+		"umhcap: empty purpose name in \"uevent,\"; ",
+		"umhcap: empty purpose name in \",uevent\"; ",
+		"umhcap: unknown purpose \"bogus\"; valid: all ",
+		"umhcap: empty purpose name in \"\"; ",
+	};
+	char *before, *after;
+	size_t i;
+
+	set_bound(self->root, "coredump", B(CAP_KILL), B(CAP_KILL));
+	set_bound(self->root, "power", 0, 0);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++)
+		refused(_metadata, self->root, runs[i], errs[i], true);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* A write that fails stops drop and keep: what was written is said. */
+TEST_F(umh, set_purpose_list_partial_failure)
+{
+	char want[PATH_MAX + 64], path[PATH_MAX];
+
+	read_only(self->root, UMH "/uevent/bset");
+	ASSERT_EQ(3, RUN(self->root, "keep", "-p", "coredump,uevent,power",
+			 "sys_ptrace"));
+	snprintf(want, sizeof(want), "umhcap: cannot write %s/" UMH
+		 "/uevent/bset: Permission denied", self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_HAS(res.err, "umhcap: keep stopped at uevent, after writing to: coredump; the purposes after uevent were not narrowed\n");
+	ASSERT_STREQ(written(B(CAP_SYS_PTRACE)),
+		     get(self->root, UMH "/coredump/inheritable"));
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/power/bset"));
+
+	/* The global bound in part. */
+	snprintf(path, sizeof(path), "%s/" UMH "/uevent/bset", self->root);
+	ASSERT_EQ(0, chmod(path, 0644));
+	read_only(self->root, UMH "/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "drop", "-p", "all,power", "kill"));
+	ASSERT_HAS(res.err, "umhcap: drop stopped at all, after writing to: all (in part); the purposes after all were not narrowed\n");
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/power/bset"));
+
+	/* Nothing written: said so, exit 2. */
+	snprintf(path, sizeof(path), "%s/" UMH "/inheritable", self->root);
+	ASSERT_EQ(0, chmod(path, 0644));
+	set_bound(self->root, NULL, full(), full());
+	read_only(self->root, UMH "/bset");
+	ASSERT_EQ(2, RUN(self->root, "drop", "kill"));
+	ASSERT_HAS(res.err, "umhcap: drop: nothing was written\n");
 }
 
 TEST_F(umh, cap_number_out_of_range)
@@ -755,54 +1031,48 @@ TEST_F(umh, export_sysctl)
 {
 	uint64_t g = full() & ~B(CAP_SYS_RAWIO);
 	char want[4096];
-	size_t i;
-	int n;
 
 	set_bound(self->root, NULL, g, g);
 	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
 	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
-	n = snprintf(want, sizeof(want),
-		     "kernel.usermodehelper.bset = %u\t%u\n"
-		     "kernel.usermodehelper.inheritable = %u\t%u\n"
-		     "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
-		     "kernel.usermodehelper.modprobe.inheritable = 0\t0\n",
-		     (uint32_t)g, (uint32_t)(g >> 32),
-		     (uint32_t)g, (uint32_t)(g >> 32));
-	for (i = 1; i < NR_PURPOSES; i++)
-		n += snprintf(want + n, sizeof(want) - n,
-			      "kernel.usermodehelper.%s.bset = %u\t%u\n"
-			      "kernel.usermodehelper.%s.inheritable = %u\t%u\n",
-			      purposes[i], (uint32_t)full(),
-			      (uint32_t)(full() >> 32), purposes[i],
-			      (uint32_t)full(), (uint32_t)(full() >> 32));
+	/* The purposes left open are left out. */
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = %u\t%u\n"
+		 "kernel.usermodehelper.inheritable = %u\t%u\n"
+		 "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
+		 "kernel.usermodehelper.modprobe.inheritable = 0\t0\n",
+		 (uint32_t)g, (uint32_t)(g >> 32),
+		 (uint32_t)g, (uint32_t)(g >> 32));
 	ASSERT_STREQ(want, res.out);
 	expect_sysctl(_metadata, res.out, "kernel.usermodehelper.bset", g);
 }
 
 TEST_F(umh, export_cmdline)
 {
-	char want[2048], f[32];
+	char want[2048];
 	size_t i;
 	int n;
 
-	snprintf(f, sizeof(f), "0x%" PRIx64, full());
 	harden(self->root);
 	set_bound(self->root, "other", full(), 0);
 	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
-	n = snprintf(want, sizeof(want), "usermodehelper.bset=all:%s", f);
+	/* The global bound, open, is left out; an open bset is all 64 bits. */
+	n = snprintf(want, sizeof(want), "usermodehelper.bset=");
 	for (i = 0; i < NR_PURPOSES; i++)
-		n += snprintf(want + n, sizeof(want) - n, ",%s:0x%" PRIx64,
-			      purposes[i], i == NR_PURPOSES - 1 ? full() :
-			      need(purposes[i]));
+		n += snprintf(want + n, sizeof(want) - n, "%s%s:0x%" PRIx64,
+			      i ? "," : "", purposes[i],
+			      i == NR_PURPOSES - 1 ? UINT64_MAX : need(purposes[i]));
 	n += snprintf(want + n, sizeof(want) - n,
-		      " usermodehelper.inheritable=all:%s", f);
+		      " usermodehelper.inheritable=");
 	for (i = 0; i < NR_PURPOSES; i++)
-		n += snprintf(want + n, sizeof(want) - n, ",%s:0x%" PRIx64,
-			      purposes[i], i == NR_PURPOSES - 1 ? 0 :
-			      need(purposes[i]));
+		n += snprintf(want + n, sizeof(want) - n, "%s%s:0x%" PRIx64,
+			      i ? "," : "", purposes[i],
+			      i == NR_PURPOSES - 1 ? 0 : need(purposes[i]));
 	snprintf(want + n, sizeof(want) - n, "\n");
 	ASSERT_STREQ(want, res.out);
 	ASSERT_HAS(res.out, ",initrd:0x0,");
+	ASSERT_HAS(res.out, ",other:0xffffffffffffffff ");
+	ASSERT_STREQ("", res.err);
 }
 
 TEST_F(umh, export_unpatched_global_only)
@@ -826,6 +1096,85 @@ TEST_F(umh, export_needs_one_mode)
 	ASSERT_EQ(2, RUN(self->root, "export"));
 	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "--cmdline"));
 	ASSERT_HAS(res.err, "give exactly one");
+}
+
+/*
+ * Open bounds, every capability the kernel knows, as at boot, are left
+ * out; an open bound beside a narrowed one is every bit of the 64, which
+ * keeps a capability a newer kernel adds: the kernel takes it, as check
+ * reads the command line.  Bounds of nothing, one bit, everything.
+ */
+TEST_F(umh, export_open_bounds)
+{
+	char want[1024];
+
+	/* Every bound open. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_STREQ("# every usermode helper bound is open (every capability the kernel\n"
+		     "# knows), as at boot: no bound to narrow\n", res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_STREQ("umhcap: note: every usermode helper bound is open (every capability the kernel knows), as at boot: no usermodehelper.bset= or usermodehelper.inheritable= to give\n",
+		     res.err);
+
+	/* Nothing; one bit; the bset open, the inheritable bound one bit. */
+	set_bound(self->root, "coredump", 0, 0);
+	set_bound(self->root, "uevent", B(CAP_MKNOD), B(CAP_MKNOD));
+	set_bound(self->root, "power", full(), B(CAP_SYS_BOOT));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_STREQ("kernel.usermodehelper.coredump.bset = 0\t0\n"
+		     "kernel.usermodehelper.coredump.inheritable = 0\t0\n"
+		     "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
+		     "kernel.usermodehelper.uevent.inheritable = 134217728\t0\n"
+		     "kernel.usermodehelper.power.bset = 4294967295\t4294967295\n"
+		     "kernel.usermodehelper.power.inheritable = 4194304\t0\n",
+		     res.out);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=coredump:0x0,uevent:0x8000000,"
+		     "power:0xffffffffffffffff usermodehelper.inheritable="
+		     "coredump:0x0,uevent:0x8000000,power:0x400000\n", res.out);
+	ASSERT_STREQ("", res.err);
+
+	/* The kernel takes it: 16 hex digits. */
+	put(self->root, "proc/cmdline", "quiet %s", res.out);
+	RUN(self->root, "check");
+	ASSERT_LACKS(res.out, "cmdline:");
+
+	/* Open but for bits beyond what the kernel knows: open. */
+	set_bound(self->root, "coredump", UINT64_MAX, full());
+	set_bound(self->root, "uevent", full(), full());
+	set_bound(self->root, "power", full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_HAS(res.out, "no bound to narrow\n");
+
+	/* The global bound open beside a narrowed one, and alone. */
+	set_bound(self->root, NULL, B(CAP_KILL), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = 32\t0\n"
+		 "kernel.usermodehelper.inheritable = 4294967295\t4294967295\n");
+	ASSERT_STREQ(want, res.out);
+	unpatch(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=all:0x20 "
+		     "usermodehelper.inheritable=all:0xffffffffffffffff\n",
+		     res.out);
+	set_bound(self->root, NULL, full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_HAS(res.out, "no bound to narrow\n");
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
+
+	/* As its help says. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--help"));
+	ASSERT_HAS(res.out, "A purpose whose bounds are both open\n"
+			    "(every capability the kernel knows, as at boot) is left out; an open\n"
+			    "bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
+			    "capability a newer kernel adds.  With every bound open, --sysctl prints\n"
+			    "a comment that says so, and --cmdline no parameter, with a note on\n"
+			    "stderr.\n");
 }
 
 /* ---- check ---- */
@@ -1537,8 +1886,9 @@ TEST_F(umh, show_json_is_valid)
 
 TEST_F(umh, json_only_where_supported)
 {
-	ASSERT_EQ(2, RUN(self->root, "--json", "check"));
-	ASSERT_HAS(res.err, "--json is not supported by check");
+	ASSERT_EQ(2, RUN(self->root, "--json", "policy"));
+	ASSERT_STREQ("umhcap: --json is not supported by policy; only show, learn and check print JSON\n",
+		     res.err);
 	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
 	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--json"));
@@ -1865,31 +2215,23 @@ TEST_F(umh, export_learned_sysctl)
 {
 	uint64_t g = full() & ~B(CAP_SYS_RAWIO);
 	char want[4096];
-	size_t i;
-	int n;
 
 	learn_scene(self->root);
 	set_bound(self->root, NULL, g, g);
 	set_bound(self->root, "uevent", B(CAP_MKNOD), 0);
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
-	n = snprintf(want, sizeof(want),
-		     "kernel.usermodehelper.bset = %u\t%u\n"
-		     "kernel.usermodehelper.inheritable = %u\t%u\n"
-		     "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
-		     "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
-		     "kernel.usermodehelper.coredump.bset = 3\t0\n"
-		     "kernel.usermodehelper.coredump.inheritable = 3\t0\n"
-		     "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
-		     "kernel.usermodehelper.uevent.inheritable = 0\t0\n",
-		     (uint32_t)g, (uint32_t)(g >> 32),
-		     (uint32_t)g, (uint32_t)(g >> 32));
-	for (i = 3; i < NR_PURPOSES; i++)
-		n += snprintf(want + n, sizeof(want) - n,
-			      "kernel.usermodehelper.%s.bset = %u\t%u\n"
-			      "kernel.usermodehelper.%s.inheritable = %u\t%u\n",
-			      purposes[i], (uint32_t)full(),
-			      (uint32_t)(full() >> 32), purposes[i],
-			      (uint32_t)full(), (uint32_t)(full() >> 32));
+	/* The idle purposes, left open, are left out. */
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = %u\t%u\n"
+		 "kernel.usermodehelper.inheritable = %u\t%u\n"
+		 "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
+		 "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
+		 "kernel.usermodehelper.coredump.bset = 3\t0\n"
+		 "kernel.usermodehelper.coredump.inheritable = 3\t0\n"
+		 "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
+		 "kernel.usermodehelper.uevent.inheritable = 0\t0\n",
+		 (uint32_t)g, (uint32_t)(g >> 32),
+		 (uint32_t)g, (uint32_t)(g >> 32));
 	ASSERT_STREQ(want, res.out);
 	/* Nothing written: the learned state is only printed. */
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
@@ -1897,34 +2239,22 @@ TEST_F(umh, export_learned_sysctl)
 
 TEST_F(umh, export_learned_cmdline)
 {
-	char want[2048], f[32];
-	size_t i;
-	int n, set;
-
-	snprintf(f, sizeof(f), "0x%" PRIx64, full());
 	learn_scene(self->root);
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
-	for (n = 0, set = 0; set < 2; set++) {
-		n += snprintf(want + n, sizeof(want) - n,
-			      "%susermodehelper.%s=all:%s,modprobe:0x10000,coredump:0x3",
-			      set ? " " : "", set ? "inheritable" : "bset", f);
-		for (i = 2; i < NR_PURPOSES; i++)
-			n += snprintf(want + n, sizeof(want) - n, ",%s:%s",
-				      purposes[i], f);
-	}
-	snprintf(want + n, sizeof(want) - n, "\n");
-	ASSERT_STREQ(want, res.out);
+	/* The global bound and the idle purposes, open, are left out. */
+	ASSERT_STREQ("usermodehelper.bset=modprobe:0x10000,coredump:0x3 "
+		     "usermodehelper.inheritable=modprobe:0x10000,coredump:0x3\n",
+		     res.out);
 
 	/* --include-idle: idle purposes get what they used, nothing here. */
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
 			 "--cmdline"));
-	snprintf(want, sizeof(want),
-		 "usermodehelper.bset=all:%s,modprobe:0x10000,coredump:0x3,"
-		 "uevent:0x0,request_key:0x0,release_agent:0x0,power:0x0,"
-		 "initrd:0x0,other:0x0 usermodehelper.inheritable=all:%s,"
-		 "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
-		 "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n", f, f);
-	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("usermodehelper.bset=modprobe:0x10000,coredump:0x3,"
+		     "uevent:0x0,request_key:0x0,release_agent:0x0,power:0x0,"
+		     "initrd:0x0,other:0x0 usermodehelper.inheritable="
+		     "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
+		     "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n",
+		     res.out);
 }
 
 /* ---- user ---- */
@@ -2015,8 +2345,6 @@ static const char *ident(uint32_t uid, uint32_t gid)
 	snprintf(b, 2048, "%u\n %u\n", uid, gid);
 	return b;
 }
-
-static char *tree(const char *root);
 
 TEST_F(umh, user_by_name)
 {
@@ -2162,7 +2490,7 @@ TEST_F(umh, user_usage)
 		"umhcap: bad USER[:GROUP] \":daemon\"; usage: umhcap user ",
 		"umhcap: bad USER[:GROUP] \"\"; usage: umhcap user ",
 		"umhcap: unknown purpose \"bogus\"; valid: all modprobe ",
-		"umhcap: unknown purpose \"\"; valid: all modprobe ",
+		"umhcap: empty purpose name in \"coredump,,power\"; separate purposes with one comma, none before the first or after the last\n",
 	};
 	char *before, *after;
 	size_t i;
@@ -2513,8 +2841,11 @@ TEST_F(umh, export_identity_sysctl)
 	WHO(w);
 	set_ident(self->root, "coredump", w.uid, w.gid);
 	set_ident(self->root, "initrd", 0, w.other_gid);
+	set_bound(self->root, NULL, B(CAP_KILL), 0);
+	for (i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], B(i), B(i));
 	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
-	n = bound_lines(want, sizeof(want), NULL, full(), full());
+	n = bound_lines(want, sizeof(want), NULL, B(CAP_KILL), 0);
 	for (i = 0; i < NR_PURPOSES; i++) {
 		if (!strcmp(purposes[i], "coredump"))
 			n += snprintf(want + n, sizeof(want) - n,
@@ -2527,8 +2858,23 @@ TEST_F(umh, export_identity_sysctl)
 				      "kernel.usermodehelper.initrd.uid = 0\n",
 				      w.other_gid);
 		n += bound_lines(want + n, sizeof(want) - n, purposes[i],
-				 full(), full());
+				 B(i), B(i));
 	}
+	ASSERT_STREQ(want, res.out);
+
+	/* Every bound open: the identities, and the comment that says so. */
+	set_bound(self->root, NULL, full(), full());
+	for (i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "# every usermode helper bound is open (every capability the kernel\n"
+		 "# knows), as at boot: no bound to narrow\n"
+		 "kernel.usermodehelper.coredump.gid = %u\n"
+		 "kernel.usermodehelper.coredump.uid = %u\n"
+		 "kernel.usermodehelper.initrd.gid = %u\n"
+		 "kernel.usermodehelper.initrd.uid = 0\n",
+		 w.gid, w.uid, w.other_gid);
 	ASSERT_STREQ(want, res.out);
 }
 
@@ -2539,6 +2885,7 @@ TEST_F(umh, export_identity_cmdline)
 	struct who w;
 
 	WHO(w);
+	harden(self->root);
 	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
 	bounds = strdup(res.out);
 	set_ident(self->root, "coredump", w.uid, w.gid);
@@ -2551,6 +2898,15 @@ TEST_F(umh, export_identity_cmdline)
 	ASSERT_EQ(0, strncmp(want, res.out, strlen(want))) TH_LOG("%s", res.out);
 	ASSERT_STREQ(bounds, res.out + strlen(want));
 	free(bounds);
+
+	/* Every bound open: the identities alone, and a note on stderr. */
+	set_bound(self->root, NULL, full(), full());
+	for (size_t i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	want[strlen(want) - 1] = '\n';
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
 }
 
 /* Every purpose root: export as on a kernel without identities. */
@@ -2594,7 +2950,7 @@ TEST_F(umh, export_learned_identity)
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
 	snprintf(want, sizeof(want),
 		 "usermodehelper.gid=coredump:%u usermodehelper.uid=coredump:%u "
-		 "usermodehelper.bset=all:", w.gid, w.uid);
+		 "usermodehelper.bset=modprobe:0x10000,", w.gid, w.uid);
 	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
 }
 
@@ -5604,6 +5960,49 @@ TEST(drift_measured_man)
 }
 
 /*
+ * The man page: a real date, and SEE ALSO sorted by section, then name,
+ * as man-pages(7) asks, with the pages umhcap sends a reader to.
+ */
+TEST(man_head_and_see_also)
+{
+	static const char *const need[] = {
+		"capsh(1)", "trace-cmd(1)", "sysctl(8)", "capabilities(7)",
+		"sysctl.d(5)", "bootparam(7)",
+	};
+	char *text, *s, prev[64] = "", cur[64], sec, prev_sec = '0';
+	char list[1024] = "";
+	size_t i;
+	int y, m, d;
+
+	text = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, text);
+	s = strstr(text, "\n.TH UMHCAP 8 ");
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(3, sscanf(s, "\n.TH UMHCAP 8 %4d-%2d-%2d ", &y, &m, &d));
+	ASSERT_EQ(0, strncmp(s, "\n.TH UMHCAP 8 2026-12-05 ", 25));
+	s = strstr(text, "\n.SH SEE ALSO\n");
+	ASSERT_NE(NULL, s);
+	for (s = strchr(s + 1, '\n') + 1; !strncmp(s, ".BR ", 4);
+	     s = strchr(s, '\n') + 1) {
+		ASSERT_EQ(2, sscanf(s, ".BR %63s (%c)", cur, &sec)) TH_LOG("%.40s", s);
+		cut_all(cur, "\\");
+		/* By section, then by name. */
+		EXPECT_TRUE(sec > prev_sec ||
+			    (sec == prev_sec && strcmp(cur, prev) > 0))
+			TH_LOG("%s(%c) after %s(%c)", cur, sec, prev, prev_sec);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 " %s(%c)", cur, sec);
+		strcpy(prev, cur);
+		prev_sec = sec;
+	}
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		EXPECT_TRUE(strstr(list, need[i]) != NULL)
+			TH_LOG("SEE ALSO lacks %s:%s", need[i], list);
+	}
+	free(text);
+}
+
+/*
  * ... and so does the kernel's admin guide.  Without the kernel tree this
  * fails: a table no test compared may have drifted.
  */
@@ -5667,6 +6066,79 @@ TEST_F(umh, unknown_command)
 {
 	ASSERT_EQ(2, RUN(self->root, "frobnicate"));
 	ASSERT_HAS(res.err, "umhcap: unknown command \"frobnicate\"");
+}
+
+/* Does every line of @s start with @prefix? */
+static bool every_line_starts(const char *s, const char *prefix)
+{
+	for (; *s; s = strchr(s, '\n') + 1) {
+		if (strncmp(s, prefix, strlen(prefix)) || !strchr(s, '\n'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every error and warning starts "umhcap: ", whatever argv[0] is:
+ * getopt's own messages too, which would start with argv[0].
+ */
+TEST_F(umh, errors_start_with_umhcap)
+{
+	static const char *const argv0s[] = {
+		"./umhcap", "/x/umhcap", "keep", "umhcap.static",
+	};
+	static const char *const runs[][6] = {
+		{ "--bogus" },
+		{ "-Q" },
+		{ "--root" },
+		{ "--json=1", "show" },
+		{ "frobnicate" },
+		{ "keep", "-Q", "cap_chown" },
+		{ "keep", "--bogus", "cap_chown" },
+		{ "keep", "cap_chown", "-p" },
+		{ "keep", "--dry-run=1", "cap_chown" },
+		{ "keep", "--d" },
+		{ "keep", "-p", "bogus", "cap_chown" },
+		{ "keep", "cap_bogus" },
+		{ "keep", "-p", "modprobe", "cap_chown" },
+		{ "keep" },
+		{ "drop", "-p", "modprobe" },
+		{ "user", "-p", "coredump", "no-such-user-here" },
+		{ "learn", "-n" },
+		{ "export" },
+		{ "policy", "--json" },
+		{ "trace", "--count", "0" },
+		{ "show", "--json=x" },
+	};
+	char *before, *after;
+	size_t i, r;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(argv0s); i++) {
+		for (r = 0; r < ARRAY_SIZE(runs); r++) {
+			argv0 = argv0s[i];
+			EXPECT_EQ(2, run_argv(self->root, true,
+					      (const char **)runs[r]))
+				TH_LOG("%s %s %s", argv0s[i], runs[r][0],
+				       runs[r][1]);
+			EXPECT_NE(0, res.err[0]);
+			EXPECT_TRUE(every_line_starts(res.err, "umhcap: "))
+				TH_LOG("%s %s %s: %s", argv0s[i], runs[r][0],
+				       runs[r][1], res.err);
+		}
+		/* A warning, as an error. */
+		argv0 = argv0s[i];
+		EXPECT_EQ(0, run_argv(self->root, true, (const char *[]){
+			"keep", "-n", "-p", "modprobe", "sys_module", NULL }));
+		ASSERT_HAS(res.err, "umhcap: warning: ");
+		EXPECT_TRUE(every_line_starts(res.err, "umhcap: "))
+			TH_LOG("%s: %s", argv0s[i], res.err);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
 }
 
 /* ---- the table of purposes ---- */
@@ -5902,7 +6374,7 @@ TEST_F(umh, every_command_refuses_unknown_options)
 	}
 	/* An option missing its argument, and the global options. */
 	ASSERT_EQ(2, RUN(self->root, "drop", "cap_chown", "-p"));
-	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE] [-n] CAP...\n",
+	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n",
 		     res.err);
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count"));
 	ASSERT_HAS(res.err, "umhcap: option --count needs an argument; usage: umhcap trace");
@@ -5934,7 +6406,7 @@ TEST_F(umh, options_only_where_taken)
 	ASSERT_EQ(2, RUN(self->root, "trace", "--json"));
 	ASSERT_HAS(res.err, "unknown option \"--json\"; usage: umhcap trace");
 	ASSERT_EQ(2, RUN(self->root, "check", "modprobe"));
-	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check\n",
+	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check [--json]\n",
 		     res.err);
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
@@ -6016,7 +6488,7 @@ TEST_F(umh, help_lists_every_command)
 		ASSERT_HAS(help, want);
 	}
 	ASSERT_HAS(help, "\n  -x              also print hex masks (show, learn, trace)\n");
-	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
 	ASSERT_HAS(help, "umhcap COMMAND --help");
@@ -6422,11 +6894,12 @@ TEST_F(umh, learn_merged_json_apply_export)
 	set_bound(self->root, "modprobe", full(), full());
 	set_bound(self->root, "coredump", full(), full());
 	params = learned_params(self->root, _metadata);
-	ASSERT_HAS(params, "usermodehelper.bset=all:0x");
-	ASSERT_HAS(params, ",modprobe:0x10020,coredump:0xb,");
+	/* The global bound is open: left out. */
+	ASSERT_HAS(params, "usermodehelper.bset=modprobe:0x10020,coredump:0xb,");
+	ASSERT_LACKS(params, "all:");
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--this-boot",
 			 "--cmdline"));
-	ASSERT_HAS(res.out, ",modprobe:0x10000,coredump:0x3,");
+	ASSERT_HAS(res.out, "=modprobe:0x10000,coredump:0x3,");
 	ASSERT_EQ(2, RUN(self->root, "export", "--this-boot", "--cmdline"));
 	ASSERT_HAS(res.err, "--state-dir and --this-boot go with --learned");
 	/* --state-dir: the saved boots are elsewhere. */
@@ -6520,7 +6993,7 @@ TEST_F(umh, learn_refuses_bad_saved_files)
 	chmod_rel(self->root, rel, 0646);
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
 	ASSERT_HAS(res.err, "/" BOOT_A ": world-writable (mode 0646)");
-	ASSERT_HAS(res.out, ",modprobe:0x10000,");
+	ASSERT_HAS(res.out, "=modprobe:0x10000,");
 	chmod_rel(self->root, rel, 0644);
 	snprintf(want, sizeof(want), "%s/%s", self->root, rel);
 	ASSERT_EQ(0, chown(want, 4242, 0));
@@ -6596,7 +7069,7 @@ TEST_F(umh, boot_grub_writes_cfg)
 	learn_scene(self->root);
 	two_saved_boots(self->root);
 	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
-	ASSERT_HAS(params, ",modprobe:0x10020,");
+	ASSERT_HAS(params, "=modprobe:0x10020,");
 	/* Without /etc/kernel/cmdline, --grub is the default. */
 	ASSERT_EQ(0, RUN(self->root, "boot"));
 	ASSERT_STREQ("", res.err);
@@ -6625,7 +7098,8 @@ TEST_F(umh, boot_grub_writes_cfg)
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--this-boot", "--cmdline"));
 	snprintf(want, sizeof(want), "quiet %.*s", (int)strcspn(res.out, "\n"), res.out);
 	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
-	ASSERT_HAS(want, ",uevent:0x8000000,");
+	/* The idle purposes are open: left out, so uevent ends the list. */
+	ASSERT_HAS(want, ",uevent:0x8000000 usermodehelper.inheritable=");
 	ASSERT_HAS(get(self->root, GRUB_CFG), "# helpers learned from this boot only:\n");
 	ASSERT_EQ(1, count_of(get(self->root, GRUB_CFG), "GRUB_CMDLINE_LINUX="));
 	ASSERT_EQ(0600, mode_of(self->root, GRUB_CFG));
@@ -6767,6 +7241,537 @@ TEST_F(umh, boot_refuses_when_nothing_learned)
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/*
+ * Every line about a write, or one that would be, names the root when
+ * it is not /, and where it came from; under / none does.
+ */
+TEST_F(umh, writes_name_the_root)
+{
+	char under[256], want[PATH_MAX], *before, *after;
+	const char *s;
+
+	see_root = true;
+	snprintf(under, sizeof(under), " under root %s (--root)", self->root);
+	learn_scene(self->root);
+
+	/* Dry runs: every line, and nothing written. */
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "keep", "--dry-run", "-p", "modprobe",
+			 "sys_module"));
+	snprintf(want, sizeof(want), "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/bset (cap_sys_module)%s\n"
+		 "would write \"65536 0\" to %s/" UMH
+		 "/modprobe/inheritable (cap_sys_module)%s\n",
+		 self->root, under, self->root, under);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "drop", "-n", "all"));
+	ASSERT_EQ(2, count_of(res.out, under));
+	ASSERT_EQ(0, RUN(self->root, "user", "--dry-run", "-p", "coredump",
+			 "1:1"));
+	snprintf(want, sizeof(want), "would write \"1\" to %s/" UMH
+		 "/coredump/gid%s\n", self->root, under);
+	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
+	ASSERT_EQ(3, count_of(res.out, under));
+	s = strstr(res.out, "coredump: would run as ");
+	ASSERT_NE(NULL, s);
+	snprintf(want, sizeof(want), "%s\n", under);
+	ASSERT_STREQ(want, s + strlen(s) - strlen(want));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "--dry-run"));
+	snprintf(want, sizeof(want), "-n, nothing written: 2 purposes narrowed, 0 unchanged, 6 idle left alone%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(5, count_of(res.out, under));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+
+	/* What was written. */
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "power", "kill"));
+	snprintf(want, sizeof(want), "power bset: all except cap_kill%s\n"
+		 "power inheritable: all except cap_kill%s\n", under, under);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply"));
+	snprintf(want, sizeof(want), "modprobe: narrowed to what its helpers used: bset cap_sys_module, inheritable cap_sys_module%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	snprintf(want, sizeof(want), "2 purposes narrowed, 0 unchanged, 6 idle left alone%s\n",
+		 under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "uevent", "0:0"));
+	snprintf(want, sizeof(want), "uevent: runs as root already; unchanged%s\n",
+		 under);
+	ASSERT_STREQ(want, res.out);
+
+	/* Nothing written, or some. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump",
+			 "no-such-user-here"));
+	snprintf(want, sizeof(want), "umhcap: user: nothing was written%s\n",
+		 under);
+	ASSERT_HAS(res.err, want);
+	read_only(self->root, UMH "/uevent/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "keep", "-p", "coredump,uevent", "none"));
+	snprintf(want, sizeof(want), "umhcap: keep stopped at uevent, after writing to: coredump uevent (in part); the purposes after uevent were not narrowed%s\n",
+		 under);
+	ASSERT_HAS(res.err, want);
+
+	/* From the environment: said so; a trailing slash is no other root. */
+	snprintf(want, sizeof(want), "%s/", self->root);
+	setenv("UMHCAP_ROOT", want, 1);
+	ASSERT_EQ(0, run_argv(self->root, false, (const char *[]){
+		"drop", "-n", "-p", "power", "none", NULL }));
+	snprintf(want, sizeof(want), "/power/bset (all except cap_kill) under root %s (UMHCAP_ROOT)\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(2, count_of(res.out, " (UMHCAP_ROOT)\n"));
+
+	/* Under / nothing is named; --root wins over UMHCAP_ROOT. */
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){
+		"--root", "/", "user", "-p", "coredump", "no-such-user-here",
+		NULL }));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_LACKS(res.err, "under root");
+	unsetenv("UMHCAP_ROOT");
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){
+		"--root", "//", "user", "-p", "coredump", "no-such-user-here",
+		NULL }));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+
+	/* As the help says. */
+	ASSERT_EQ(0, RUN(self->root, "--help"));
+	ASSERT_HAS(res.out, "(env UMHCAP_ROOT); each\n"
+			    "                  line about a write names it\n");
+	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
+	ASSERT_HAS(res.out, "\nUnder a root other than / (--root DIR, or UMHCAP_ROOT), each line\n");
+}
+
+/*
+ * Every command that writes takes -n and --dry-run alike: each file and
+ * value it would write, one line each, and nothing written.
+ */
+TEST_F(umh, dry_run_everywhere)
+{
+	static const char *const runs[][6] = {
+		{ "drop", "-p", "coredump,power", "kill,chown" },
+		{ "keep", "-p", "all,uevent", "none" },
+		{ "user", "-p", "coredump,power", "1:2" },
+		{ "learn", "--apply", "--include-idle" },
+	};
+	static const int files[] = { 4, 4, 4, 16 };
+	char *before, *after, *shorts;
+	size_t i;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		const char *argv[8] = { runs[i][0], "-n" };
+		int n;
+
+		for (n = 1; runs[i][n]; n++)
+			argv[n + 1] = runs[i][n];
+		ASSERT_EQ(0, run_argv(self->root, true, argv)) TH_LOG("%s", res.err);
+		shorts = strdup(res.out);
+		argv[1] = "--dry-run";
+		ASSERT_EQ(0, run_argv(self->root, true, argv));
+		EXPECT_STREQ(shorts, res.out);
+		EXPECT_EQ(files[i], count_of(res.out, "would write \""))
+			TH_LOG("%s: %s", runs[i][0], res.out);
+		EXPECT_EQ(files[i], count_of(res.out, self->root))
+			TH_LOG("%s: %s", runs[i][0], res.out);
+		EXPECT_STREQ("", res.err);
+		free(shorts);
+	}
+	ASSERT_HAS(res.out, "/" UMH "/other/inheritable (none)\n");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * boot writes what export --learned --cmdline prints, to the byte: a
+ * purpose whose bounds are both open is left out (the global bound and
+ * the idle purposes here), and an open bound beside a narrowed one is
+ * all 64 bits.
+ */
+TEST_F(umh, boot_leaves_open_purposes_out)
+{
+	static const char params[] =
+		"usermodehelper.bset=modprobe:0x10000,coredump:0x3,"
+		"power:0xffffffffffffffff usermodehelper.inheritable="
+		"modprobe:0x10000,coredump:0x3,power:0x400000";
+	char want[4096];
+
+	learn_scene(self->root);
+	/* Idle, and narrowed by hand: its open bset kept as all 64 bits. */
+	set_bound(self->root, "power", full(), B(CAP_SYS_BOOT));
+	ASSERT_STREQ(params, learned_params(self->root, _metadata));
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "quiet %s", params);
+	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+		 params);
+	ASSERT_HAS(get(self->root, GRUB_CFG), want);
+	snprintf(want, sizeof(want), ":\n  %s\nnext: run update-grub", params);
+	ASSERT_HAS(res.out, want);
+	put(self->root, KI_CMDLINE, "ro usermodehelper.bset=all:0\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "ro %s\n", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_LACKS(get(self->root, KI_CMDLINE), "all:");
+	ASSERT_LACKS(get(self->root, KI_CMDLINE), "uevent:");
+}
+
+/*
+ * Every bound learned open, here because the helpers that ran used
+ * every capability: nothing to narrow, so boot refuses, exit 2, and
+ * writes nothing, not even the identities; export says the same in a
+ * note.  --include-idle narrows the idle purposes, and then it writes.
+ */
+TEST_F(umh, boot_refuses_when_every_bound_is_open)
+{
+	char *before, *after, want[4096];
+
+	set_record(self->root, NULL, full(), 6);
+	set_record(self->root, "modprobe", full(), 4);
+	set_record(self->root, "coredump", full(), 2);
+	put(self->root, KI_CMDLINE, "ro quiet\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: every bound learned from this boot only: no other boot saved in ");
+	ASSERT_HAS(res.err, " is open (every capability the kernel knows), so the command line would hold no usermodehelper.bset= or usermodehelper.inheritable=; nothing was written\n");
+	ASSERT_EQ(1, count_of(res.err, "\n"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--grub"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: ");
+	ASSERT_EQ(2, RUN(self->root, "boot", "-n"));
+	ASSERT_STREQ("", res.out);
+	/* Identities alone are no bound to narrow. */
+	set_ident(self->root, "coredump", 998, 997);
+	free(before);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.gid=coredump:997 usermodehelper.uid=coredump:998\n",
+		     res.out);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: ");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	ASSERT_STREQ("ro quiet\n", get(self->root, KI_CMDLINE));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+	free(before);
+	free(after);
+	/* --include-idle: the idle purposes narrowed to nothing. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
+			 "--cmdline"));
+	ASSERT_HAS(res.out, "usermodehelper.bset=uevent:0x0,");
+	ASSERT_LACKS(res.out, "modprobe:");
+	snprintf(want, sizeof(want), "ro quiet %.4000s", res.out);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--include-idle"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+}
+
+/*
+ * save and boot name a root other than / in every line about a write,
+ * or one that would be, and in "nothing was written", as the other
+ * commands that write do; under / they name none.
+ */
+TEST_F(umh, save_and_boot_name_the_root)
+{
+	char under[PATH_MAX + 32], want[PATH_MAX * 2 + 512];
+
+	see_root = true;
+	snprintf(under, sizeof(under), " under root %s (--root)", self->root);
+	learn_scene(self->root);
+
+	/* save, -n and not. */
+	ASSERT_EQ(0, RUN(self->root, "save", "-n"));
+	snprintf(want, sizeof(want), "\n-n, nothing written: would save boot " THIS_BOOT "'s record (6 helpers started: modprobe 4, coredump 2) to %s/" BOOTS "/" THIS_BOOT "%s\n",
+		 self->root, under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_FALSE(exists(self->root, "var"));
+	ASSERT_EQ(0, RUN(self->root, "save"));
+	snprintf(want, sizeof(want), "saved boot " THIS_BOOT "'s record (6 helpers started: modprobe 4, coredump 2) to %s/" BOOTS "/" THIS_BOOT "%s\n",
+		 self->root, under);
+	ASSERT_STREQ(want, res.out);
+
+	/* boot, -n and not, to either loader. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n", "--kernel-install"));
+	snprintf(want, sizeof(want), "\n-n, nothing written: would write the above to %s/" KI_CMDLINE "%s\n",
+		 self->root, under);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(1, count_of(res.out, under));
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	snprintf(want, sizeof(want), "wrote %s/" GRUB_CFG "%s, with the bounds learned from ",
+		 self->root, under);
+	ASSERT_STARTS(res.out, want);
+	ASSERT_EQ(1, count_of(res.out, under));
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	snprintf(want, sizeof(want), "wrote %s/" KI_CMDLINE "%s (made from %s/proc/cmdline",
+		 self->root, under, self->root);
+	ASSERT_STARTS(res.out, want);
+
+	/* Nothing written. */
+	rm_file(self->root, UMH "/used");
+	ASSERT_EQ(2, RUN(self->root, "save"));
+	snprintf(want, sizeof(want), "umhcap: save: nothing was written%s\n", under);
+	ASSERT_HAS(res.err, want);
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	snprintf(want, sizeof(want), "umhcap: boot: nothing was written%s\n", under);
+	ASSERT_HAS(res.err, want);
+	set_record(self->root, NULL, 0, 0);
+	set_record(self->root, "modprobe", 0, 0);
+	set_record(self->root, "coredump", 0, 0);
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	snprintf(want, sizeof(want), ": no helper started; let the machine run with open bounds, save its boots, and try again; nothing was written%s\n",
+		 under);
+	ASSERT_HAS(res.err, want);
+
+	/* From the environment: said so. */
+	learn_scene(self->root);
+	setenv("UMHCAP_ROOT", self->root, 1);
+	ASSERT_EQ(0, run_argv(self->root, false, (const char *[]){
+		"save", "--dry-run", NULL }));
+	snprintf(want, sizeof(want), "/" THIS_BOOT " under root %s (UMHCAP_ROOT)\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, run_argv(self->root, false, (const char *[]){
+		"boot", "--dry-run", NULL }));
+	snprintf(want, sizeof(want), "/" KI_CMDLINE " under root %s (UMHCAP_ROOT)\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	unsetenv("UMHCAP_ROOT");
+}
+
+/* save and boot take -n and --dry-run alike, and write nothing. */
+TEST_F(umh, save_and_boot_dry_run_alike)
+{
+	static const char *const cmds[][3] = {
+		{ "save" }, { "boot", "--kernel-install" }, { "boot", "--grub" },
+	};
+	char *before, *after, *shorts;
+	size_t i;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		const char *argv[5] = { cmds[i][0], "-n", cmds[i][1] };
+
+		ASSERT_EQ(0, run_argv(self->root, true, argv)) TH_LOG("%s", res.err);
+		ASSERT_STREQ("", res.err);
+		ASSERT_HAS(res.out, "\n-n, nothing written: would ");
+		shorts = strdup(res.out);
+		argv[1] = "--dry-run";
+		ASSERT_EQ(0, run_argv(self->root, true, argv));
+		ASSERT_STREQ("", res.err);
+		/* The same, but for the time in a line of its own. */
+		ASSERT_EQ(count_of(shorts, "\n"), count_of(res.out, "\n"));
+		ASSERT_STREQ(strstr(shorts, "\n-n, nothing written: "),
+			     strstr(res.out, "\n-n, nothing written: "));
+		free(shorts);
+	}
+	ASSERT_EQ(0, RUN(self->root, "save", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap save [-n] [--state-dir DIR]\n");
+	ASSERT_HAS(res.out, "-n, --dry-run");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * The unit umhcap.8 quotes for save: the package's
+ * umhcap-save.service to the byte where the tree holds it, and in any
+ * case a oneshot that saves as it stops, only on a kernel with the
+ * record, and before /var is unmounted.
+ */
+TEST_F(umh, man_quotes_the_save_unit)
+{
+	static const char *const lines[] = {
+		"[Unit]\n", "\nConditionPathExists=/proc/sys/kernel/usermodehelper/used\n",
+		"\nAfter=local-fs.target\n", "\n[Service]\nType=oneshot\n",
+		"\nRemainAfterExit=yes\n", "\nExecStart=/bin/true\n",
+		"\nExecStop=/usr/sbin/umhcap save\n", "\nStateDirectory=umhcap\n",
+		"\n[Install]\nWantedBy=multi-user.target\n",
+	};
+	char *man, *unit, *quoted, *s, *e;
+	size_t i, n = 0;
+
+	man = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, man);
+	s = strstr(man, "\n.IR /lib/systemd/system/umhcap\\-save.service :\n.RS\n.IP\n.EX\n");
+	ASSERT_NE(NULL, s);
+	s = strstr(s, ".EX\n") + 4;
+	e = strstr(s, ".EE\n");
+	ASSERT_NE(NULL, e);
+	quoted = calloc(1, e - s + 1);
+	ASSERT_NE(NULL, quoted);
+	/* As printed: the escapes the quote uses. */
+	while (s < e) {
+		if (!strncmp(s, "\\-", 2)) {
+			quoted[n++] = '-';
+			s += 2;
+		} else if (!strncmp(s, "\\e", 2)) {
+			quoted[n++] = '\\';
+			s += 2;
+		} else if (!strncmp(s, "\\&", 2)) {
+			s += 2;
+		} else {
+			ASSERT_NE('\\', *s) TH_LOG("an escape in the quoted unit: %.8s", s);
+			quoted[n++] = *s++;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		ASSERT_HAS(quoted, lines[i]);
+	unit = slurp_file(src_path("umhcap-save.service"));
+	if (unit)
+		ASSERT_STREQ(unit, quoted);
+	free(unit);
+	free(quoted);
+	free(man);
+}
+
+/* ---- check --json ---- */
+
+/* Is @s valid UTF-8 (RFC 3629)? */
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n, i;
+
+	for (; *p; p += n) {
+		n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 :
+		    *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		if (!n)
+			return false;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		if ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f) ||
+		    (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * check and check --json on the same tree: the same exit status, and
+ * each finding of the text a "text" of the JSON, in order, as many.
+ */
+static void same_findings(struct __test_metadata *_metadata,
+			  const char *root, int code)
+{
+	char text[sizeof(res.out)], want[sizeof(res.out) + 32], *line, *end;
+	const char *at;
+	int n = 0;
+	size_t i;
+
+	ASSERT_EQ(code, RUN(root, "check"));
+	memcpy(text, res.out, sizeof(text));
+	ASSERT_EQ(code, RUN(root, "check", "--json"));
+	ASSERT_JSON(res.out);
+	ASSERT_TRUE(utf8_valid(res.out));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"per_purpose\":", 27));
+	at = res.out;
+	for (line = text; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		*end = '\0';
+		if (!strncmp(line, "note: ", 6)) {
+			snprintf(want, sizeof(want), "\n    \"%s\"", line + 6);
+			ASSERT_HAS(strstr(res.out, "\"notes\":["), want);
+			continue;
+		}
+		if (!strcmp(line, "no findings") || strstr(line, " finding"))
+			continue;
+		n++;
+		/* Escaped as JSON: bytes beyond " and \\, check_json's. */
+		if (line[strspn(line, " !#$%&'()*+,-./0123456789:;<=>?@"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+				"abcdefghijklmnopqrstuvwxyz{|}~\"\\")])
+			continue;
+		for (i = 0, end = want + sprintf(want, ",\"text\":\""); line[i]; i++)
+			end += sprintf(end, "%s%c", strchr("\"\\", line[i]) ? "\\" : "",
+				       line[i]);
+		strcpy(end, "\"}");
+		end = line + strlen(line);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("missing, or out of order: %s", want);
+	}
+	snprintf(want, sizeof(want), "\n  ],\"count\":%d\n}\n", n);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(n, count_of(res.out, "{\"kind\":"));
+	ASSERT_EQ(0, RUN(root, "--json", "check") == code ? 0 : 1);
+	ASSERT_JSON(res.out);
+}
+
+TEST_F(umh, check_json)
+{
+	uint64_t m = B(CAP_SYS_MODULE);
+
+	/* Open: every purpose a finding; hardened: none, exit 0. */
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x");
+	ASSERT_HAS(res.out, "\"per_purpose\":true,\"record\":true,");
+	harden(self->root);
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"findings\":[\n  ],\"notes\":[\n  ],\"count\":0\n}\n");
+
+	/* One bit too wide; bset and inheritable that disagree. */
+	set_bound(self->root, "modprobe", m | B(CAP_KILL), m);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: ceiling exceeds what ");
+	ASSERT_HAS(res.out, "{\"kind\":\"disagree\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: bset and inheritable disagree: only in bset: cap_kill\"}");
+
+	/* The record: unused and refused. */
+	harden(self->root);
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 3);
+	set_bound(self->root, "modprobe", 0, 0);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"refused\",\"purpose\":\"modprobe\",\"mask\":\"0x10000\",\"mask_caps\":[\"cap_sys_module\"],");
+
+	/* The command line; what it holds escaped, and valid UTF-8. */
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=all:0x1ff,modprobe:0xzz,nocolon,,"
+	    "coredump:z\001\\\377\303\251\n");
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing\"}");
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"all\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: empty item: ");
+	ASSERT_HAS(res.out, "bad hex mask \\\"z\\u0001\\\\\\ufffd\303\251\\\" in item");
+	ASSERT_HAS(res.out, "\"count\":4\n}\n");
+
+	/* Notes: no record; no per-purpose bounds. */
+	put(self->root, "proc/cmdline", "quiet\n");
+	rm_file(self->root, UMH "/used");
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"record\":false,");
+	ASSERT_HAS(res.out, "\"notes\":[\n    \"this kernel keeps no record of what helpers use (no ");
+	unpatch(self->root);
+	set_bound(self->root, NULL, umh_measured_union(), umh_measured_union());
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"per_purpose\":false,");
+	ASSERT_HAS(res.out, "\n    \"per-purpose bounds are not available on this kernel; ");
+
+	/* An error: exit 2, and nothing on stdout. */
+	rm_file(self->root, "proc/cmdline");
+	ASSERT_EQ(2, RUN(self->root, "check", "--json"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "/proc/cmdline: No such file or directory");
+
+	/* As its help says. */
+	ASSERT_EQ(0, RUN(self->root, "check", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap check [--json]\n");
+	ASSERT_HAS(res.out, "With --json, the same\nfindings and notes as one JSON object, and the same exit status.");
+	ASSERT_HAS(res.out, "\n  --json              machine-readable output\n");
 }
 
 TEST_HARNESS_MAIN
