@@ -15,7 +15,7 @@ K := $(UMHCAP_BUILD)/patched
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 S := $(TOP)/scripts
 
-.PHONY: help deps kernel guest run shell bench check matrix debian edit export tool clean
+.PHONY: help deps kernel guest run shell bench check matrix debian kernel-deb edit export tool clean
 
 help:
 	@grep '^make [a-z]' README.md
@@ -52,6 +52,11 @@ matrix: kernel
 debian: guest
 	+@$(S)/debian.sh
 
+# The patched kernel as Debian packages (bindeb-pkg): Debian 12's
+# cloud-amd64 configuration, whole, with the series.
+kernel-deb: kernel
+	+@$(S)/matrix.sh deb package
+
 edit: deps
 	@$(S)/tree.sh --git $(UMHCAP_WORK)
 	@echo "work tree: $(UMHCAP_WORK); 'make export' writes its commits to patches/"
@@ -64,4 +69,4 @@ tool:
 
 clean:
 	@$(MAKE) -s -C $(TOP)/umhcap clean
-	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers src.git src.git.spare)
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers kernel-deb src.git src.git.spare)
