@@ -68,7 +68,7 @@ make-tool:
 make-export: make-kernel
 	$(STEP) make-export $(S)/readme.sh export
 
-STEPS += kernel-vanilla umhcap-host boot-upstream boot-vanilla bench gates \
+STEPS += kernel-vanilla umhcap-host umhcap-deb boot-upstream boot-vanilla bench gates \
 	matrix-objs make-matrix clean-root $(addprefix config-,$(MATRIX_FULL))
 kernel-vanilla: make-kernel
 	$(STEP) --needed --out $(R)/bzImage.vanilla kernel-vanilla \
@@ -77,6 +77,12 @@ umhcap-host: make-kernel
 	$(STEP) --out $(R)/umhcap-host/tests.log umhcap-host \
 		make -s -C $(TOP)/umhcap check \
 		KSFT_DIR=$(K)/src/tools/testing/selftests KSRC=$(K)/src
+# umhcap's Debian package, as 'make package' makes it, its host tests run
+# by dh_auto_test on the patched tree; lintian and blhc must pass.  The
+# .deb's path goes to umhcap-deb.path.
+umhcap-deb: make-kernel
+	$(STEP) --out $(R)/umhcap-deb.path umhcap-deb env KSFT_DIR=$(K)/src/tools/testing/selftests \
+		KSRC=$(K)/src $(S)/package.sh
 # Upstream regression: the kernel's own capabilities and sysctl selftests.
 boot-upstream: make-guest
 	$(STEP) boot-upstream $(S)/boot.sh $(call img,patched) \

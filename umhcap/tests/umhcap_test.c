@@ -5991,8 +5991,10 @@ TEST(man_head_and_see_also)
 }
 
 /*
- * ... and so does the kernel's admin guide.  Without the kernel tree this
- * fails: a table no test compared may have drifted.
+ * ... and so does the kernel's admin guide.  Without the kernel tree (a
+ * package build has none) this skips, and says why: a table no test
+ * compared may have drifted, so a skip is never a pass.  The project's
+ * make check gives the tree, and counts a skip as a failure.
  */
 TEST(drift_measured_guide)
 {
@@ -6001,8 +6003,8 @@ TEST(drift_measured_guide)
 	char path[PATH_MAX];
 	char *text;
 
-	ASSERT_TRUE(ksrc && *ksrc)
-		TH_LOG("KSRC is not set: run make check KSRC=DIR, DIR the patched kernel tree whose Documentation/admin-guide/usermode-helper-caps.rst holds the measured table (the project's make check gives $HOME/.cache/umhcap/patched/src)");
+	if (!ksrc || !*ksrc)
+		SKIP(return, "KSRC is not set, so the admin guide's measured table was not compared: run make check KSRC=DIR, DIR the patched kernel tree whose Documentation/admin-guide/usermode-helper-caps.rst holds it (the project's make check gives $HOME/.cache/umhcap/patched/src)");
 	snprintf(path, sizeof(path),
 		 "%s/Documentation/admin-guide/usermode-helper-caps.rst", ksrc);
 	text = slurp_file(path);
