@@ -15,7 +15,7 @@ K := $(UMHCAP_BUILD)/patched
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 S := $(TOP)/scripts
 
-.PHONY: help deps kernel guest run shell bench check matrix debian edit export tool clean
+.PHONY: help deps kernel guest run shell bench check matrix debian kernel-deb edit export tool package clean
 
 help:
 	@grep '^make [a-z]' README.md
@@ -52,6 +52,11 @@ matrix: kernel
 debian: guest
 	+@$(S)/debian.sh
 
+# The patched kernel as Debian packages (bindeb-pkg): Debian 12's
+# cloud-amd64 configuration, whole, with the series.
+kernel-deb: kernel
+	+@$(S)/matrix.sh deb package
+
 edit: deps
 	@$(S)/tree.sh --git $(UMHCAP_WORK)
 	@echo "work tree: $(UMHCAP_WORK); 'make export' writes its commits to patches/"
@@ -62,6 +67,11 @@ export:
 tool:
 	@$(MAKE) -s -C $(TOP)/umhcap
 
+# umhcap's Debian package, in $(UMHCAP_BUILD)/pkg (scripts/package.sh).
+# KSFT_DIR=... KSRC=... on the command line reach it, and run the tests.
+package: deps
+	@$(S)/package.sh
+
 clean:
 	@$(MAKE) -s -C $(TOP)/umhcap clean
-	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers src.git src.git.spare)
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers kernel-deb pkg src.git src.git.spare)

@@ -37,6 +37,14 @@
  *    the first helper; each job, then power through orderly_reboot().
  *    UMH_INSTALLED=table: the same with the measured table's sets, as an
  *    administrator would boot, and power through orderly_poweroff().
+ *  - UMH_INSTALLED=keep1, then keep2: umhcap's package across two boots
+ *    of one disk (scripts/keep.sh).  Boot 1 checks the package and its
+ *    unit, does every job with open bounds but a user's crash, held back,
+ *    and writes the learned bounds with "umhcap boot --grub"; the unit
+ *    saves the record at shutdown.  Boot 2 has the bounds GRUB would add:
+ *    umhcap learn merges boot 1's record, every helper is bounded from
+ *    the first, the jobs are done, the one held back is refused, and
+ *    journalctl -k shows why.
  *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
  *    capability of each purpose named; a job of the purpose must fail
  *    exactly when the table lists the capability, unless the table says
@@ -946,6 +954,164 @@ static void minus(char *list)
 	}
 }
 
+/* ---- Install and keep: umhcap's package across two boots (keep.sh) */
+
+#define GRUB_CFG	"/etc/default/grub.d/umhcap.cfg"
+#define REFUSED		"umh: refused a capability its bounds withhold: "
+/*
+ * The job boot 1 holds back: a user's crash needs cap_dac_read_search
+ * (the measured table's row), which a root service's does not use.
+ */
+#define HELD_BACK	1
+
+/* @cmd's first line of output, without its newline; "" if none. */
+static void first_line(const char *cmd, char *out, size_t n)
+{
+	out[0] = '\0';
+	capture(cmd, out, n);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * Boot 1: the package as dpkg -i left it, its unit running; every job
+ * with open bounds but the one held back; the learned bounds written
+ * where GRUB reads them.  The unit saves the record at shutdown.
+ */
+static void keep1(void)
+{
+	char out[4096];
+	int rc;
+
+	ksft_set_plan(NR_JOBS - 1 + 4);
+	first_line("dpkg-query -W -f='${Status} ${Version}' umhcap", out,
+		   sizeof(out));
+	ksft_test_result(!strncmp(out, "install ok installed ", 21),
+			 "the umhcap package is installed: %s\n", out);
+	show_output("cat " TEST_DIR "/lintian.txt");
+	show_output("dpkg -V umhcap; echo dpkg -V: exit $?");
+	ksft_test_result(!system("dpkg -V umhcap"),
+			 "dpkg -V umhcap: every file as the package has it\n");
+	first_line("systemctl is-active umhcap-save.service", out, sizeof(out));
+	ksft_test_result(!strcmp(out, "active"),
+			 "umhcap-save.service is active, to save the record at shutdown: %s\n",
+			 out);
+	for (size_t i = 0; i < NR_JOBS; i++)
+		if (i != HELD_BACK)
+			do_job(&jobs[i], "open bounds");
+	show_output(UMHCAP " learn");
+	show_output(UMHCAP " boot --grub 2>&1; echo exit $?");
+	rc = read_text(GRUB_CFG, out, sizeof(out));
+	ksft_test_result(rc > 0 && strstr(out, "usermodehelper.bset="),
+			 "umhcap boot --grub wrote the learned bounds to " GRUB_CFG "\n");
+	show_output("cat " GRUB_CFG);
+}
+
+/* The mask of purpose @name in the boot items @items, or CAPS_FULL. */
+static unsigned long long item_mask(const char *items, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = items;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 16);
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return CAPS_FULL;
+}
+
+/*
+ * Every helper the trace saw start, of a purpose the command line
+ * bounds, started with the bounding set the command line gives it.
+ */
+static void bounded_from_first(const char *items)
+{
+	unsigned long long global = item_mask(items, "all"), want, bset;
+	int checked = 0, wrong = 0;
+	char line[1024];
+	FILE *f = fopen(TRACE, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "umh_exec: "), purpose[32], *b;
+
+		if (!p || sscanf(p, "umh_exec: purpose=%31s", purpose) != 1)
+			continue;
+		want = item_mask(items, purpose);
+		if (want == CAPS_FULL)
+			continue;
+		b = strstr(p, " bset=");
+		if (!b || sscanf(b, " bset=%llx", &bset) != 1)
+			continue;
+		checked++;
+		if (bset != (want & global)) {
+			wrong++;
+			ksft_print_msg("started with bset %#llx, not %#llx: %s",
+				       bset, want & global, p + 10);
+		}
+	}
+	if (f)
+		fclose(f);
+	ksft_test_result(checked && !wrong,
+			 "every helper of a bounded purpose started within its bounds, from the first (%d checked)\n",
+			 checked);
+}
+
+/*
+ * Boot 2, with what GRUB would add to the command line: the record of
+ * boot 1 merged; every helper bounded from the first; the jobs boot 1
+ * did still done; the one held back refused, and the refusal logged.
+ */
+static void keep2(void)
+{
+	char out[65536], *line, *save, items[1024] = "";
+	const char *bset = param("usermodehelper.bset");
+	bool logged = false;
+	int saved;
+
+	if (bset)
+		snprintf(items, sizeof(items), "%s", bset);
+	ksft_set_plan(NR_JOBS + 3);
+	show_output(UMHCAP " learn");
+	capture(UMHCAP " learn --json", out, sizeof(out));
+	line = strstr(out, "\"saved_boots\":");
+	if (!line || sscanf(line, "\"saved_boots\":%d", &saved) != 1)
+		saved = -1;
+	ksft_test_result(saved == 1,
+			 "umhcap learn merges the record boot 1 saved at shutdown (saved boots: %d)\n",
+			 saved);
+	bounded_from_first(items);
+	for (size_t i = 0; i < NR_JOBS; i++) {
+		char why[512] = "";
+		int ret;
+
+		if (i != HELD_BACK) {
+			do_job(&jobs[i], "bounded from boot to what boot 1 used");
+			continue;
+		}
+		ret = jobs[i].fn(why, sizeof(why));
+		ksft_test_result(ret, "%s: %s, bounded to what boot 1 used: refused, it needs more%s%s\n",
+				 jobs[i].purpose, jobs[i].what, ret ? ": " : "",
+				 why);
+	}
+	capture("journalctl -k -b -q --no-pager -o cat", out, sizeof(out));
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *r = strstr(line, REFUSED);
+		int cap;
+
+		if (!r)
+			continue;
+		ksft_print_msg("journalctl -k: %s\n", r);
+		r = strstr(r, " cap=");
+		if (strstr(line, "purpose=coredump ") && r &&
+		    sscanf(r, " cap=%d", &cap) == 1 &&
+		    cap == CAP_DAC_READ_SEARCH)
+			logged = true;
+	}
+	ksft_test_result(logged, "journalctl -k shows the core dump helper refused cap_dac_read_search\n");
+}
+
 int main(int argc, char **argv)
 {
 	const char *minus_list, *mode;
@@ -995,6 +1161,10 @@ int main(int argc, char **argv)
 		bounded(true);
 	} else if (mode && !strcmp(mode, "table")) {
 		bounded(false);
+	} else if (mode && !strcmp(mode, "keep1")) {
+		keep1();
+	} else if (mode && !strcmp(mode, "keep2")) {
+		keep2();
 	} else {
 		learn(unmeasured);
 	}

@@ -7,7 +7,8 @@
 # With --disk, the guest boots from DISK, an ext4 image of a whole system
 # (scripts/installed.sh), as its root on a virtio disk, with no
 # initramfs.  The boot writes to a snapshot, thrown away at its end: the
-# disk stays as it was, and boots may share it.
+# disk stays as it was, and boots may share it; with BOOT_WRITE=1 it
+# writes to the disk itself, as a machine's next boot would find it.
 # OUTDIR/console.log gets the kernel console, OUTDIR/tests.log the KTAP of
 # the guest's tests, OUTDIR/accel the accelerator used and why.  The
 # guest powers itself off; a hang is killed after BOOT_TIMEOUT seconds
@@ -60,7 +61,9 @@ if [ -z "$disk" ]; then
 	set -- -m 512 -initrd "$initrd"
 else
 	case $initrd in *,*) die "a disk path may not hold a comma (QEMU's -drive): $initrd" ;; esac
-	set -- -m 1024 -drive "file=$initrd,format=raw,if=virtio,snapshot=on"
+	snap=on
+	[ "${BOOT_WRITE:-0}" != 1 ] || snap=off
+	set -- -m 1024 -drive "file=$initrd,format=raw,if=virtio,snapshot=$snap"
 fi
 # shellcheck disable=SC2086
 set -- qemu-system-x86_64 $accel -M pc "$@" -nodefaults -no-reboot \

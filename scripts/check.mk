@@ -68,7 +68,7 @@ make-tool:
 make-export: make-kernel
 	$(STEP) make-export $(S)/readme.sh export
 
-STEPS += kernel-vanilla umhcap-host boot-upstream boot-vanilla bench gates \
+STEPS += kernel-vanilla umhcap-host umhcap-deb boot-upstream boot-vanilla bench gates \
 	matrix-objs make-matrix clean-root $(addprefix config-,$(MATRIX_FULL))
 kernel-vanilla: make-kernel
 	$(STEP) --needed --out $(R)/bzImage.vanilla kernel-vanilla \
@@ -77,6 +77,12 @@ umhcap-host: make-kernel
 	$(STEP) --out $(R)/umhcap-host/tests.log umhcap-host \
 		make -s -C $(TOP)/umhcap check \
 		KSFT_DIR=$(K)/src/tools/testing/selftests KSRC=$(K)/src
+# umhcap's Debian package, as 'make package' makes it, its host tests run
+# by dh_auto_test on the patched tree; lintian and blhc must pass.  The
+# .deb's path goes to umhcap-deb.path.
+umhcap-deb: make-kernel
+	$(STEP) --out $(R)/umhcap-deb.path umhcap-deb env KSFT_DIR=$(K)/src/tools/testing/selftests \
+		KSRC=$(K)/src $(S)/package.sh
 # Upstream regression: the kernel's own capabilities and sysctl selftests.
 boot-upstream: make-guest
 	$(STEP) boot-upstream $(S)/boot.sh $(call img,patched) \
@@ -122,14 +128,16 @@ installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/bzImage.installed)" \
 	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
 ifneq ($(INSTALLED),)
 STEPS += debian-root kernel-installed installed-disk boot-installed \
-	boot-installed-more boot-installed-ident boot-installed-ident-more
+	boot-installed-more boot-installed-ident boot-installed-ident-more \
+	boot-installed-keep
 debian-root:
 	$(STEP) --needed debian-root $(S)/installed.sh root
 kernel-installed: make-kernel
 	$(STEP) --needed --out $(R)/bzImage.installed kernel-installed \
 		$(S)/matrix.sh kernel installed
-installed-disk: make-guest kernel-installed debian-root
-	$(STEP) --needed installed-disk $(S)/installed.sh image $(B)/installed
+installed-disk: make-guest kernel-installed debian-root umhcap-deb
+	$(STEP) --needed installed-disk $(S)/installed.sh image $(B)/installed \
+		"$$(cat $(R)/umhcap-deb.path)"
 boot-installed: installed-disk
 	$(STEP) boot-installed sh -c '$(call installed_boot,installed) && \
 		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed/tests.log \
@@ -145,6 +153,12 @@ boot-installed-ident: installed-disk
 boot-installed-ident-more: boot-installed-ident
 	$(STEP) boot-installed-ident-more $(MAKE) -s -f $(S)/check.mk \
 		MORE_NAME=installed-ident installed-more
+# umhcap's package across two boots of a disk of their own: learned and
+# saved in the first, the learned bounds from the boot loader's file in
+# the second (scripts/keep.sh).
+boot-installed-keep: installed-disk
+	$(STEP) boot-installed-keep $(S)/keep.sh "$$(cat $(R)/bzImage.installed)" \
+		$(B)/installed/disk.ext4 $(R)
 endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)

@@ -54,6 +54,12 @@ systemd-socket-activate			systemd
 /usr/lib/x86_64-linux-gnu/libkeyutils.so.1	libkeyutils1
 apt-get					apt
 dpkg-deb				dpkg
+dpkg-buildpackage			dpkg-dev
+/usr/share/build-essential/list		build-essential
+dh					debhelper
+lintian					lintian
+blhc					blhc
+readelf					binutils
 '
 
 # Real helper programs the guest runs, fetched as .deb files into
@@ -72,7 +78,7 @@ PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
 git rsync kmod python3-ply python3-git python3-docutils mmdebstrap e2fsprogs util-linux coreutils mawk
-systemd libkeyutils1 apt dpkg"
+systemd libkeyutils1 apt dpkg dpkg-dev build-essential debhelper lintian blhc"
 
 missing_pkgs() {
 	for p in $PKGS; do

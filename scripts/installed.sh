@@ -3,8 +3,9 @@
 # line (guest/installed_test.c runs in it):
 #
 #   installed.sh root          the root file system, made with mmdebstrap
-#   installed.sh image DIR     DIR/disk.ext4: the root, the modules of the
-#                              kernel built in DIR, the tests, umhcap
+#   installed.sh image DIR DEB DIR/disk.ext4: the root, the modules of the
+#                              kernel built in DIR, the tests, and umhcap
+#                              installed from its package DEB with dpkg -i
 #
 # The root is a Debian 12 system with systemd as PID 1, udev, kmod,
 # systemd-coredump and keyutils, as Debian's packages install and
@@ -19,7 +20,9 @@ set -eu
 
 # What an administrator would install for the helpers under test; their
 # own dependencies come with them.  dbus is on every Debian 12 system.
-PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl
+# libtracefs1, libtraceevent1 and libcap2 are what umhcap's package
+# depends on, which apt would bring and dpkg -i does not.
+PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl,libtracefs1,libtraceevent1,libcap2
 ROOTDIR=$UMHCAP_BUILD/debian-root
 ROOT=$ROOTDIR/root
 
@@ -68,19 +71,19 @@ make_root() {
 # DIR: DIR/disk.ext4 for the kernel whose objects are DIR/obj, with the
 # guest programs of the test kernel ($UMHCAP_BUILD/patched/tests).
 make_image() {
-	dir=$1
+	dir=$1 deb=$2
 	obj=$dir/obj
 	tests=$UMHCAP_BUILD/patched/tests
 	img=$dir/disk.ext4
 	[ -f "$ROOTDIR/stamp" ] || die "no Debian root; run 'installed.sh root'"
 	[ -d "$obj/modroot/lib/modules" ] || die "no modules in $obj; build the kernel first"
-	for f in guest/installed_test bin/umhcap; do
-		[ -x "$tests/$f" ] || die "no $tests/$f; run 'make guest'"
-	done
+	[ -x "$tests/guest/installed_test" ] || die "no $tests/guest/installed_test; run 'make guest'"
+	[ -f "$deb" ] || die "no umhcap package at $deb; run 'make package'"
+	lint=$(dirname "$deb")/lintian.txt
 	command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing; run 'make deps'"
 	inputs=$( {
 		cat "$ROOTDIR/stamp" "$dir/stamp" "$TOP/scripts/installed.sh"
-		cat "$tests/guest/installed_test" "$tests/bin/umhcap" "$TOP"/guest/installed/*
+		cat "$tests/guest/installed_test" "$deb" "$TOP"/guest/installed/*
 	} | sha256sum | cut -d' ' -f1)
 	if [ -f "$dir/disk.stamp" ] && [ "$(cat "$dir/disk.stamp")" = "$inputs" ] &&
 	   [ -f "$img" ]; then
@@ -100,8 +103,14 @@ make_image() {
 	echo umhcap-installed >"$stage/etc/hostname"
 	echo "/dev/vda / ext4 rw 0 0" >"$stage/etc/fstab"
 	printf '127.0.0.1\tlocalhost\n127.0.1.1\tumhcap-installed\n' >"$stage/etc/hosts"
-	# umhcap, as an administrator would install it, and the tests.
-	install -m 0755 "$tests/bin/umhcap" "$stage/usr/sbin/umhcap"
+	# umhcap, as an administrator would install it: its package, with
+	# dpkg -i, whose maintainer scripts enable umhcap-save.service; and
+	# what lintian said of the package, for the guest to show.
+	cp "$deb" "$stage/tmp/umhcap.deb"
+	chroot "$stage" dpkg -i /tmp/umhcap.deb >"$dir/dpkg.log" 2>&1 ||
+		{ cat "$dir/dpkg.log" >&2; die "dpkg -i of $deb failed in $stage"; }
+	rm -f "$stage/tmp/umhcap.deb"
+	step "dpkg -i $(basename "$deb"): $(tail -n 1 "$dir/dpkg.log")"
 	install -d "$stage/usr/lib/umhcap-test"
 	install -m 0755 "$tests/guest/installed_test" "$stage/usr/lib/umhcap-test/"
 	install -m 0644 "$TOP/guest/installed/umhcap-test.service" \
@@ -111,6 +120,11 @@ make_image() {
 	install -m 0755 "$TOP/guest/installed/umhcap-test-shutdown" \
 		"$stage/usr/lib/systemd/system-shutdown/"
 	cp "$ROOTDIR/versions" "$stage/usr/lib/umhcap-test/versions"
+	if [ -f "$lint" ]; then
+		cp "$lint" "$stage/usr/lib/umhcap-test/lintian.txt"
+	else
+		echo "(no lintian output beside $deb)" >"$stage/usr/lib/umhcap-test/lintian.txt"
+	fi
 	# The helpers' own users, as a package's postinst would make them.
 	install -m 0644 "$TOP/guest/installed/umhcap-test.sysusers" \
 		"$stage/usr/lib/sysusers.d/umhcap-test.conf"
@@ -125,6 +139,6 @@ make_image() {
 
 case ${1:-} in
 root) [ $# -eq 1 ] || die "usage: installed.sh root"; lock_build; make_root ;;
-image) [ $# -eq 2 ] || die "usage: installed.sh image DIR"; lock_build; make_image "$2" ;;
-*) die "usage: installed.sh root | image DIR" ;;
+image) [ $# -eq 3 ] || die "usage: installed.sh image DIR DEB"; lock_build; make_image "$2" "$3" ;;
+*) die "usage: installed.sh root | image DIR DEB" ;;
 esac

@@ -29,6 +29,11 @@
 #                              (the patched tree of 'make kernel', with
 #                              the modules of its modules: option);
 #                              prints its bzImage
+#   matrix.sh deb NAME         the Debian packages of a deb line's kernel
+#                              (bindeb-pkg, in $UMHCAP_BUILD/kernel-deb),
+#                              from the patched tree: linux-image,
+#                              linux-headers and linux-libc-dev; prints
+#                              their paths
 #
 # The patched and unpatched trees are those of 'make kernel' and of
 # 'kernel.sh --vanilla vanilla'; objects go to $UMHCAP_BUILD/matrix/NAME.
@@ -339,6 +344,46 @@ full_kernel() {
 	echo "$po/arch/x86/boot/bzImage"
 }
 
+# NAME BASE OPTION...: the Debian packages of a "deb" line's kernel, with
+# the kernel's own bindeb-pkg, in $UMHCAP_BUILD/kernel-deb (the packages
+# go beside the object directory, where bindeb-pkg puts them).  Packages
+# whose inputs have not changed are kept.  Prints their paths.
+deb_kernel() {
+	name=$1 base=$2
+	shift 2
+	d=$UMHCAP_BUILD/kernel-deb
+	po=$d/obj
+	need_tarball
+	inputs=$( {
+		echo "$base $*"
+		ls -lL --time-style=+%s "$KSRC_TARBALL" \
+			"/usr/src/linux-config-6.12/config.${base#debian:}.xz"
+		series_text
+		cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$inputs" ] &&
+	   ls "$d"/linux-image-*.deb >/dev/null 2>&1; then
+		step "$name: the packages are up to date with the series and configuration"
+		ls "$d"/*.deb
+		return
+	fi
+	start=$(date +%s)
+	rm -f "$d"/*.deb "$d"/*.buildinfo "$d"/*.changes "$d/stamp"
+	full_configure "$po" "$name" "$base" "$@"
+	rel=$(kmake "$P/src" "$po" x86_64 LOCALVERSION=-umhcap -s kernelrelease)
+	step "$name: building $rel and its packages (${JFLAG:-the job slots of make check})"
+	# shellcheck disable=SC2086
+	kbuild "$name" "$po/build.log" kmake "$P/src" "$po" x86_64 $JFLAG \
+		LOCALVERSION=-umhcap KDEB_PKGVERSION="$rel-1" bindeb-pkg ||
+		die "$name: the build failed; see $po/build.log"
+	kbuild_count "$po" "$po/build.log"
+	ls "$d"/linux-image-*.deb >/dev/null 2>&1 ||
+		die "$name: bindeb-pkg made no linux-image package; see $po/build.log"
+	step "$name: built in $(($(date +%s) - start)) s"
+	echo "$inputs" >"$d/stamp"
+	ls "$d"/*.deb
+}
+
 # ACTION NAME...: the lines to run, all of ACTION's if none is named.
 selected() {
 	act=$1
@@ -492,6 +537,15 @@ kernel)
 	# shellcheck disable=SC2046
 	exec "$TOP/scripts/kernel.sh" $check --src patched "$name" $(small_frags "$base") \
 		"$M/$name-options.config" ;;
+deb)
+	[ $# -eq 1 ] || die "usage: matrix.sh deb NAME"
+	# shellcheck disable=SC2046
+	set -- $(line_of "$1")
+	[ "$2" = deb ] || die "$1 is not a deb line"
+	lock_build
+	name=$1 base=$3
+	shift 3
+	deb_kernel "$name" "$base" "$@" ;;
 *)
-	die "usage: matrix.sh objs [NAME...] | files | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME" ;;
+	die "usage: matrix.sh objs [NAME...] | files | list ACTION | tests NAME | params NAME | skips NAME | config NAME | kernel NAME | deb NAME" ;;
 esac

@@ -190,14 +190,23 @@ static char *ki_source(const char *root, char **from, bool *from_proc,
 	size_t i, len;
 	int err = 0;
 
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
+	/* The last file's path is kept, for the error if none is there. */
+	for (i = 0;; i++) {
 		path = umh_xasprintf("%s%s", root, files[i]);
 		err = umh_read_all(path, CMDLINE_MAX, &text, &len);
-		if (!err && strlen(text) != len)
+		if (!err && strlen(text) != len) {
+			free(text);
 			err = -EINVAL;
-		if (err != -ENOENT)
+		}
+		if (err != -ENOENT || i + 1 == ARRAY_SIZE(files))
 			break;
 		free(path);
+	}
+	if (err == -ENOENT) {
+		umh_err("no command line to make %s%s from: neither it, nor %s%s, nor %s is there",
+			root, KI_CMDLINE, root, KI_USR_CMDLINE, path);
+		free(path);
+		return NULL;
 	}
 	if (err) {
 		umh_err("cannot read %s: %s", path,
