@@ -1059,8 +1059,8 @@ static void bounded_from_first(const char *items)
 
 /*
  * Boot 2, with what GRUB would add to the command line: the record of
- * boot 1 merged; every helper bounded from the first; the jobs boot 1
- * did still done; the one held back refused, and the refusal logged.
+ * boot 1 merged; the jobs boot 1 did still done; the one held back
+ * refused; every helper bounded from the first; the refusal logged.
  */
 static void keep2(void)
 {
@@ -1080,7 +1080,6 @@ static void keep2(void)
 	ksft_test_result(saved == 1,
 			 "umhcap learn merges the record boot 1 saved at shutdown (saved boots: %d)\n",
 			 saved);
-	bounded_from_first(items);
 	for (size_t i = 0; i < NR_JOBS; i++) {
 		char why[512] = "";
 		int ret;
@@ -1094,6 +1093,8 @@ static void keep2(void)
 				 jobs[i].purpose, jobs[i].what, ret ? ": " : "",
 				 why);
 	}
+	/* The plain boot started none: the jobs' helpers are the first. */
+	bounded_from_first(items);
 	capture("journalctl -k -b -q --no-pager -o cat", out, sizeof(out));
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
