@@ -47,6 +47,7 @@ depmod					kmod
 /usr/lib/python3/dist-packages/docutils	python3-docutils
 mmdebstrap				mmdebstrap
 mkfs.ext4				e2fsprogs
+debugfs					e2fsprogs
 unshare					util-linux
 timeout					coreutils
 awk					mawk
