@@ -141,11 +141,7 @@ static char *edit_cmdline(const char *line, bool from_proc,
 	*replaced = 0;
 	if (!line[i])
 		return umh_xasprintf("%s\n", params);
-	f = open_memstream(&out, &size);
-	if (!f) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	f = umh_xmemstream(&out, &size);
 	fwrite(line, 1, i, f);
 	/*
 	 * An item kept after another keeps the space before it, which
@@ -168,10 +164,7 @@ static char *edit_cmdline(const char *line, bool from_proc,
 		i = space(line, i);
 	}
 	fprintf(f, "%s%s%s", kept ? " " : "", params, line + end);
-	if (fclose(f)) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	umh_xmemclose(f);
 	return out;
 }
 

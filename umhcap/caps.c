@@ -104,11 +104,7 @@ char *caps_list(uint64_t mask)
 
 	if (!mask)
 		return umh_xstrdup("none");
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	f = umh_xmemstream(&buf, &len);
 	for (i = 0; i < 64; i++) {
 		if (!(mask & (1ULL << i)))
 			continue;
@@ -116,7 +112,7 @@ char *caps_list(uint64_t mask)
 		caps_put_name(f, i);
 		sep = ", ";
 	}
-	fclose(f);
+	umh_xmemclose(f);
 	return buf;
 }
 

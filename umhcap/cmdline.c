@@ -85,16 +85,9 @@ char *umh_cmdline_format(const struct umh_state *st)
 	char *s;
 	FILE *f;
 
-	f = open_memstream(&s, &size);
-	if (!f) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	f = umh_xmemstream(&s, &size);
 	umh_cmdline_print(f, st);
-	if (fclose(f)) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	umh_xmemclose(f);
 	return s;
 }
 

@@ -106,6 +106,30 @@ char *umh_xvasprintf(const char *fmt, va_list ap)
 	return s;
 }
 
+/*
+ * open_memstream(), or exit, as umh_xstrdup(): text built in *@buf,
+ * which umh_xmemclose() ends.
+ */
+FILE *umh_xmemstream(char **buf, size_t *size)
+{
+	FILE *f = open_memstream(buf, size);
+
+	if (!f) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	return f;
+}
+
+/* fclose() of a umh_xmemstream() stream, whose text is then whole. */
+void umh_xmemclose(FILE *f)
+{
+	if (fclose(f)) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+}
+
 /* asprintf(), or exit, as umh_xstrdup(). */
 char *umh_xasprintf(const char *fmt, ...)
 {

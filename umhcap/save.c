@@ -24,11 +24,7 @@ static char *started(const struct umh_record *rec)
 	char *s;
 	FILE *f;
 
-	f = open_memstream(&s, &size);
-	if (!f) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	f = umh_xmemstream(&s, &size);
 	fprintf(f, "%llu helper%s started", n, n == 1 ? "" : "s");
 	umh_for_each_purpose(u) {
 		if (!rec->started[u->id])
@@ -36,10 +32,7 @@ static char *started(const struct umh_record *rec)
 		fprintf(f, "%s%s %llu", sep, u->name, rec->started[u->id]);
 		sep = ", ";
 	}
-	if (fclose(f)) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	umh_xmemclose(f);
 	return s;
 }
 

@@ -174,11 +174,7 @@ char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 	char *text;
 	FILE *f;
 
-	f = open_memstream(&text, &size);
-	if (!f) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	f = umh_xmemstream(&text, &size);
 	fprintf(f, UMH_SAVED_MAGIC "\n# saved by umhcap %s at %s\n"
 		"boot_id %s\nsaved %lld\n", UMHCAP_VERSION, iso, boot_id,
 		saved);
@@ -188,10 +184,7 @@ char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 		fprintf(f, "%s started %llu used %u %u\n", u->name,
 			rec->started[u->id], (uint32_t)rec->used[u->id],
 			(uint32_t)(rec->used[u->id] >> 32));
-	if (fclose(f)) {
-		umh_oom();
-		exit(UMH_EXIT_ERROR);
-	}
+	umh_xmemclose(f);
 	free(iso);
 	return text;
 }

@@ -131,6 +131,8 @@ void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
 char *umh_xvasprintf(const char *fmt, va_list ap) __printf(1, 0);
+FILE *umh_xmemstream(char **buf, size_t *size);
+void umh_xmemclose(FILE *f);
 
 /* file.c */
 int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
