@@ -10,7 +10,6 @@
  * and every bound open.
  */
 #include <inttypes.h>
-#include <stdlib.h>
 
 #include "umhcap.h"
 
