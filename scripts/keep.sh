@@ -61,9 +61,11 @@ step "boot 1 wrote $CFG and saved its record under $BOOTS"
 
 # Only comments, blank lines and GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX
 # usermodehelper.<name>=<value> ...": this machine sources nothing else.
+# shellcheck disable=SC2016
 bad=$(grep -Ev '^(#.*)?$' "$cfg" |
 	grep -Ev '^GRUB_CMDLINE_LINUX="\$GRUB_CMDLINE_LINUX( usermodehelper\.[a-z_]+=[A-Za-z0-9_:,]+)+"$' || true)
 [ -z "$bad" ] || die "$CFG holds more than bounds: $bad"
+# shellcheck disable=SC2016
 params=$(env -i sh -c 'GRUB_CMDLINE_LINUX=; . "$1"; echo $GRUB_CMDLINE_LINUX' sh "$cfg")
 [ -n "$params" ] || die "$CFG adds nothing to the command line"
 step "boot 2's bounds, as update-grub reads them: $params"
