@@ -303,6 +303,21 @@ full_configure() {
 	step "$name: $(grep -c '=y$' "$po/.config") options built in, $(grep -c '=m$' "$po/.config") as modules"
 }
 
+# BASE OPTION...: a hash of what the kernel of a "full" or "deb" line is
+# made of: its options, the tarball, Debian's configuration, the series
+# and these scripts.
+full_inputs() {
+	_base=$1
+	shift
+	{
+		echo "$_base $*"
+		ls -lL --time-style=+%s "$KSRC_TARBALL" \
+			"/usr/src/linux-config-6.12/config.${_base#debian:}.xz"
+		series_text
+		cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
+	} | sha256sum | cut -d' ' -f1
+}
+
 # NAME BASE OPTION...: the whole kernel of a "full" line, in $M/NAME,
 # with its modules (full_configure).  A build whose inputs have not
 # changed is kept.  Prints the bzImage.
@@ -311,13 +326,7 @@ full_kernel() {
 	shift 2
 	po=$M/$name
 	need_tarball
-	inputs=$( {
-		echo "$base $*"
-		ls -lL --time-style=+%s "$KSRC_TARBALL" \
-			"/usr/src/linux-config-6.12/config.${base#debian:}.xz"
-		series_text
-		cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
-	} | sha256sum | cut -d' ' -f1)
+	inputs=$(full_inputs "$base" "$@")
 	if [ -f "$po/stamp" ] && [ "$(cat "$po/stamp")" = "$inputs" ] &&
 	   [ -f "$po/arch/x86/boot/bzImage" ]; then
 		step "$name is up to date with the series and configuration"
@@ -354,13 +363,7 @@ deb_kernel() {
 	d=$UMHCAP_BUILD/kernel-deb
 	po=$d/obj
 	need_tarball
-	inputs=$( {
-		echo "$base $*"
-		ls -lL --time-style=+%s "$KSRC_TARBALL" \
-			"/usr/src/linux-config-6.12/config.${base#debian:}.xz"
-		series_text
-		cat "$TOP/scripts/matrix.sh" "$TOP/scripts/lib.sh"
-	} | sha256sum | cut -d' ' -f1)
+	inputs=$(full_inputs "$base" "$@")
 	if [ -f "$d/stamp" ] && [ "$(cat "$d/stamp")" = "$inputs" ] &&
 	   ls "$d"/linux-image-*.deb >/dev/null 2>&1; then
 		step "$name: the packages are up to date with the series and configuration"
@@ -372,9 +375,11 @@ deb_kernel() {
 	full_configure "$po" "$name" "$base" "$@"
 	rel=$(kmake "$P/src" "$po" x86_64 LOCALVERSION=-umhcap -s kernelrelease)
 	step "$name: building $rel and its packages (${JFLAG:-the job slots of make check})"
+	# Not kmake: without -s, kbuild prints the lines the ticker counts.
 	# shellcheck disable=SC2086
-	kbuild "$name" "$po/build.log" kmake "$P/src" "$po" x86_64 $JFLAG \
-		LOCALVERSION=-umhcap KDEB_PKGVERSION="$rel-1" bindeb-pkg ||
+	kbuild "$name" "$po/build.log" make -C "$P/src" O="$po" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" $JFLAG LOCALVERSION=-umhcap \
+		KDEB_PKGVERSION="$rel-1" bindeb-pkg ||
 		die "$name: the build failed; see $po/build.log"
 	kbuild_count "$po" "$po/build.log"
 	ls "$d"/linux-image-*.deb >/dev/null 2>&1 ||
