@@ -80,7 +80,7 @@ make package
 echo "== done"
 EOF
 
-step "in the root: make deps, make run, make tool (log: $out/root.log)"
+step "in the root: make deps, make run, make tool, make package (log: $out/root.log)"
 s=$(date +%s)
 rc=0
 unshare --mount --propagation private sh -c '
@@ -94,7 +94,7 @@ unshare --mount --propagation private sh -c '
 		MAKEFLAGS="${MAKEFLAGS:-}" UMHCAP_ACCEL="${UMHCAP_ACCEL:-}" \
 		/bin/sh /root/readme.sh
 ' cleanroot "$root" "$archives" "$ccache" >"$out/root.log" 2>&1 || rc=$?
-step "the root's make deps, run and tool took $(($(date +%s) - s)) s (exit $rc)"
+step "the root's make deps, run, tool and package took $(($(date +%s) - s)) s (exit $rc)"
 
 demo=$root/root/.cache/umhcap/run/demo
 [ -d "$demo" ] && cp "$demo/console.log" "$demo/tests.log" "$out/"
