@@ -52,6 +52,9 @@
 
 /* How long to sleep when every buffer is empty; see trace_sleep(). */
 #define POLL_MS		100
+/* How long a busy instance is given to be let go of; see remove_instance(). */
+#define RMDIR_WAIT_MS	2000
+#define RMDIR_STEP_MS	10
 
 /* The low bits of a sub-buffer's commit word: bytes of data on it. */
 #define COMMIT_MASK	((1U << 27) - 1)
@@ -677,6 +680,26 @@ static int check_instance(const struct trace *t)
 	return 0;
 }
 
+/*
+ * tracefs refuses to remove an instance while any file of it is open
+ * (EBUSY), and whoever changed the instance, which ends the trace, may
+ * not have closed the file it wrote yet: give it a moment.  A holder
+ * that keeps it open longer leaves the instance, and a warning.
+ */
+static int remove_instance(const struct trace *t)
+{
+	struct timespec step = { 0, RMDIR_STEP_MS * 1000000L };
+	int waited = 0;
+
+	while (rmdir(t->dir)) {
+		if (errno != EBUSY || waited >= RMDIR_WAIT_MS)
+			return -1;
+		nanosleep(&step, NULL);
+		waited += RMDIR_STEP_MS;
+	}
+	return 0;
+}
+
 static void trace_close(struct trace *t)
 {
 	int i;
@@ -689,9 +712,13 @@ static void trace_close(struct trace *t)
 	}
 	free(t->cpus);
 	/* Its events and filters go with it. */
-	if (t->created && rmdir(t->dir))
-		umh_warn("cannot remove tracefs instance %s: %s; remove it with rmdir",
-			 t->dir, strerror(errno));
+	if (t->created && remove_instance(t)) {
+		int err = errno;
+
+		umh_warn("cannot remove tracefs instance %s: %s%s; remove it with rmdir",
+			 t->dir, strerror(err), err == EBUSY ?
+			 " (a process holds one of its files open)" : "");
+	}
 	tracefs_instance_free(t->inst);
 	if (t->tep)
 		tep_free(t->tep);

@@ -8,7 +8,9 @@
  * it; without T/fresh-instance it stays empty.  rmdir of it moves it, with
  * all it holds, to T/removed-instances/NAME, where the test finds what
  * umhcap left.  With UMHCAP_FAKE_EEXIST set, mkdir fails with EEXIST, as
- * if someone had made an instance of that name first.
+ * if someone had made an instance of that name first.  With
+ * UMHCAP_FAKE_EBUSY=N, the first N rmdirs of an instance fail with
+ * EBUSY, as while another process holds one of its files open.
  *
  * And what a sysctl does that a file of a fake root cannot: with
  * UMHCAP_FAKE_EPERM set, an open for writing of a path that ends in its
@@ -65,10 +67,16 @@ int mkdir(const char *path, mode_t mode)
 
 int rmdir(const char *path)
 {
+	const char *ebusy = getenv("UMHCAP_FAKE_EBUSY");
 	char t[PATH_MAX], gone[PATH_MAX + 32];
+	static long busy;
 
 	if (!tracefs_of(path, t, sizeof(t)))
 		return syscall(SYS_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+	if (ebusy && busy++ < atol(ebusy)) {
+		errno = EBUSY;
+		return -1;
+	}
 	snprintf(gone, sizeof(gone), "%s/removed-instances", t);
 	if (syscall(SYS_mkdirat, AT_FDCWD, gone, 0755) && errno != EEXIST)
 		return -1;

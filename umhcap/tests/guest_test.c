@@ -492,7 +492,9 @@ static void tracing_turned_off(struct __test_metadata *_metadata, bool hold)
 	EXPECT_NE(NULL, strstr(o.err, "/tracing_on holds \"0\", not \"1\"")) {
 		TH_LOG("umhcap said: %s", o.err);
 	}
-	EXPECT_NE(0, access(tr.inst, F_OK));
+	EXPECT_NE(0, access(tr.inst, F_OK)) {
+		TH_LOG("%s is left; umhcap said: %s", tr.inst, o.err);
+	}
 }
 
 TEST(trace_refuses_tracing_turned_off_first)
@@ -504,6 +506,57 @@ TEST(trace_refuses_tracing_turned_off_first)
 TEST(trace_stops_when_tracing_is_turned_off)
 {
 	tracing_turned_off(_metadata, false);
+}
+
+/*
+ * Whoever turns tracing off may keep tracing_on open, and tracefs will not
+ * remove an instance with a file open (EBUSY).  Held for @hold_ms, about
+ * what umhcap waits for it, the instance is still removed once let go;
+ * held until umhcap has exited, it is left, and umhcap says why.
+ */
+static void held_open(struct __test_metadata *_metadata, int hold_ms)
+{
+	char path[PATH_MAX];
+	struct tracer tr;
+	struct out o;
+	int fd;
+
+	ASSERT_EQ(0, trace_start(&tr, "1", false));
+	instance_file(path, sizeof(path), &tr, "tracing_on");
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(fd, "0", 1));
+	if (hold_ms) {
+		usleep(hold_ms * 1000);
+		close(fd);
+	}
+	trace_end(&tr, 20000, &o);
+	if (!hold_ms)
+		close(fd);
+	EXPECT_EQ(2, o.status);
+	EXPECT_NE(NULL, strstr(o.err, "/tracing_on holds \"0\", not \"1\""));
+	if (hold_ms) {
+		EXPECT_NE(0, access(tr.inst, F_OK)) {
+			TH_LOG("%s is left; umhcap said: %s", tr.inst, o.err);
+		}
+		EXPECT_EQ(NULL, strstr(o.err, "cannot remove"));
+		return;
+	}
+	EXPECT_EQ(0, access(tr.inst, F_OK));
+	EXPECT_NE(NULL, strstr(o.err, ": Device or resource busy (a process holds one of its files open); remove it with rmdir\n")) {
+		TH_LOG("umhcap said: %s", o.err);
+	}
+	EXPECT_EQ(0, rmdir(tr.inst));
+}
+
+TEST(trace_waits_for_a_file_held_open)
+{
+	held_open(_metadata, 1000);
+}
+
+TEST(trace_leaves_an_instance_held_open)
+{
+	held_open(_metadata, 0);
 }
 
 #define FORGED_COMM	"a pid=1 uid=0"

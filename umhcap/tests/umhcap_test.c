@@ -3589,6 +3589,51 @@ TEST_F(umh, trace_refuses_existing_instance)
 	ASSERT_TRUE(made_none(self->root));
 }
 
+/*
+ * Whoever turned its instance's tracing off may hold the file it wrote
+ * open still, and tracefs keeps an instance with an open file: umhcap
+ * waits for it, and removes the instance once it is let go.
+ */
+TEST_F(umh, trace_waits_for_a_busy_instance)
+{
+	struct ev e[] = { EV_MODPROBE };
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EBUSY", "5", 1));
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_NE(NULL, removed(_metadata, self->root));
+}
+
+/*
+ * A holder that never lets go, a helper say, costs umhcap two seconds:
+ * then it leaves the instance, says so, and says why.
+ */
+TEST_F(umh, trace_leaves_an_instance_held_open)
+{
+	struct ev e[] = { EV_MODPROBE };
+	struct timespec t0, t1;
+	const char *left;
+
+	trace_events(self->root, e, 1);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EBUSY", "1000000", 1));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, RUN(self->root, "trace"));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_STREQ(LINE_MODPROBE, res.out);
+	left = only_entry(self->root, INSTANCES);
+	ASSERT_TRUE(!strncmp(left, INSTANCES "/", strlen(INSTANCES "/")) &&
+		    instance_name_ok(left + strlen(INSTANCES "/"))) {
+		TH_LOG("left: \"%s\"", left);
+	}
+	ASSERT_FALSE(exists(self->root, REMOVED));
+	ASSERT_HAS(res.err, "umhcap: warning: cannot remove tracefs instance ");
+	ASSERT_HAS(res.err, ": Device or resource busy (a process holds one of its files open); remove it with rmdir\n");
+	ASSERT_LE(2000, (t1.tv_sec - t0.tv_sec) * 1000 +
+			(t1.tv_nsec - t0.tv_nsec) / 1000000);
+}
+
 /* One umh_capable record: a check of @cap by pid 731, "core dump". */
 struct cap_ev {
 	unsigned long long ts;
