@@ -1,9 +1,9 @@
 #!/bin/sh
 # The README's promise, proved: on a minimal Debian 12 root with nothing
 # but make and git (the two commands a reader needs before 'make'), a
-# clean clone of this checkout runs 'make deps', 'make run', 'make
-# tool' and 'make package'.  A package the harness needs and 'make deps' forgets fails here,
-# named by 'make deps' itself.
+# clean clone of this checkout runs 'make deps', 'make run', 'make tool'
+# and 'make package'.  A package the harness needs and 'make deps'
+# forgets fails here, named by 'make deps' itself.
 #
 #   cleanroot.sh OUTDIR
 #
