@@ -45,10 +45,15 @@ $(call chain,$(BUILDS))
 STEPS :=
 
 # ---- the harness itself, and the README's commands
-STEPS += ktap accel harness deps-present make-kernel make-guest make-shell \
+STEPS += ktap paragraphs accel harness deps-present make-kernel make-guest make-shell \
 	make-tool make-export
 ktap:
 	$(STEP) --out $(R)/ktap/tests.log ktap $(S)/ktap_test.sh $(B)/ktap
+# No paragraph said twice in the series' messages or its cover letter
+# (scripts/paragraphs.c), and the gate itself on texts of known verdict.
+paragraphs:
+	$(STEP) --out $(R)/paragraphs/tests.log paragraphs $(S)/paragraphs_test.sh \
+		$(B)/paragraphs $(TOP)/patches
 accel:
 	$(STEP) --out $(R)/accel/tests.log accel $(B)/accel_test $(B)/accel
 # The lock, check.sh's count on every way out, seed_objs: each case in a

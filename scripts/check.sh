@@ -68,11 +68,13 @@ UMHCAP_SEED=${UMHCAP_SEED:-$t0}
 step "fuzz and stress seed: $UMHCAP_SEED"
 
 # ktap, which counts the results, and accel, which chooses the guests'
-# accelerator, with its test; the harness's own test.
+# accelerator, with its test; the harness's own test; the gate on the
+# series' text.
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/ktap" "$S/ktap.c"
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/accel" "$S/accel.c"
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/accel_test" "$S/accel_test.c"
 cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/harness_test" "$S/harness_test.c"
+cc -O2 -Wall -Wextra -o "$UMHCAP_BUILD/paragraphs" "$S/paragraphs.c"
 
 export UMHCAP_RESULTS=$R UMHCAP_SEED
 if [ $target = debian ]; then
