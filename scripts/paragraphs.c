@@ -7,7 +7,8 @@
  * Each FILE is a patch as 'git format-patch' writes it, whose commit
  * message lies between the headers and the "---" line, or a plain text
  * (the cover letter's patches/cover-letter.txt), read whole.  A paragraph
- * is a run of non-blank lines; two are the same when their words are,
+ * is a run of non-blank lines, or an item of a list ("- ", "* ", "1. ");
+ * two are the same when their words are,
  * whatever the wrapping.  Every paragraph of 60 characters or more that
  * stands twice, in one text or in two, fails the text it stands in the
  * second time, and the line says where it stood first: a maintainer reads
@@ -57,6 +58,18 @@ static bool trailer_line(const char *s)
 	while (isalnum((unsigned char)*p) || *p == '-')
 		p++;
 	return p > s && p[0] == ':' && p[1] == ' ';
+}
+
+/* A line that starts an item of a list: "- ", "* " or "1. ", indented or not. */
+static bool list_item(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if ((*s == '-' || *s == '*') && s[1] == ' ')
+		return true;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return *s == '.' && s[1] == ' ' && isdigit((unsigned char)s[-1]);
 }
 
 static void add_para(char *buf, size_t len, bool all_trailers, int file,
@@ -127,6 +140,12 @@ static int read_file(const char *path, int file)
 			len = 0;
 			trailers = true;
 			continue;
+		}
+		/* An item of a list is a paragraph of its own. */
+		if (len && list_item(line)) {
+			add_para(buf, len, trailers, file, start);
+			len = 0;
+			trailers = true;
 		}
 		if (!len)
 			start = lineno;
