@@ -52,6 +52,7 @@ summary() {
 	sort -t' ' -k2 -n -r "$R/times" | sed 's/^/  /' >&2
 	[ ! -s "$R/accel-used" ] || step "guests ran under $(cat "$R/accel-used")"
 	[ ! -f "$R/bench.txt" ] || cat "$R/bench.txt" >&2
+	step "what each step proves: $TOP/doc/checks.md"
 	if [ -x "$UMHCAP_BUILD/ktap" ]; then
 		exec "$UMHCAP_BUILD/ktap" "$R"/*/ >&3
 	fi

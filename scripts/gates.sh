@@ -33,11 +33,6 @@ nrst=$(echo "$rst" | wc -w)
 echo "TAP version 13"
 echo "1..$((npatch * 2 + nfiles * 2 + 1 + nrst))"
 
-export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
-export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
-export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
-
 step "checkpatch.pl --strict on $npatch patches"
 while read -r p; do
 	# From the tree, and with Debian's python3 (python3-ply and
@@ -116,7 +111,7 @@ frags="$TOP/config/umhcap.config $TOP/config/series.config"
 # The options the series' fragment asks for, as NAME=VALUE.
 series_opts=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*=.*\)$/\1/p' "$TOP/config/series.config")
 kmakeb() {
-	make -C "$B/src" O="$B/obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	kernel_make "$B/src" "$B/obj" "$@"
 }
 step "bisect: building after each of $npatch patches (log: $B/build.log)"
 i=0
@@ -173,8 +168,8 @@ done <"$B/states"
 warnings() { # TREE FILE ARGS...
 	tree=$1 f=$2
 	shift 2
-	make -s -C "$tree/src" O="$tree/obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@" \
-		"${f%.c}.o" 2>&1 | grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true
+	kernel_make -s "$tree/src" "$tree/obj" "$@" "${f%.c}.o" 2>&1 |
+		grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true
 }
 
 step "sparse and W=1 on $nfiles files"

@@ -78,13 +78,8 @@ else
 fi
 mkdir -p "$obj"
 
-export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
-# Paths relative to the build directory: trees in different places share hits.
-export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
-export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
 kmake() {
-	make -C "$src" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	kernel_make "$src" "$obj" "$@"
 }
 
 step "configuring $name: tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"

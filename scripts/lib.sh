@@ -88,6 +88,33 @@ series_text() {
 	(cd "$TOP/patches" && cat series $(cat series))
 }
 
+# [-s] SRC OBJ [ARCH=A] ARGS...: the kernel's make, as every script runs
+# it: in the tree SRC, its objects in OBJ, compiling through ccache.  A
+# first -s is make's, the caller's choice: a build that kbuild follows
+# goes without it, so that kbuild prints the lines the ticker counts.
+# ARCH=A, right after OBJ, is the architecture, if not this machine's.
+# The environment is this make's alone: paths relative to the build
+# directory, so that trees in different places share ccache's hits; and
+# one build date, user and host, which the kernel's version string holds,
+# so that a build is the same wherever and whenever it runs.
+kernel_make() {
+	_kq=
+	if [ "${1:-}" = -s ]; then
+		_kq=-s
+		shift
+	fi
+	_ksrc=$1 _kobj=$2 _karch=
+	shift 2
+	case ${1:-} in ARCH=*) _karch=$1; shift ;; esac
+	# shellcheck disable=SC2086
+	CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache} \
+	CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1 \
+	KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970' \
+	KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap \
+		make $_kq -C "$_ksrc" O="$_kobj" $_karch \
+		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
 # NAME LOG COMMAND...: run a kernel make, its own lines in LOG, and say
 # how far it has got every 30 s: the objects compiled so far, of how many
 # the last whole build of NAME had, and the line make printed last.  On

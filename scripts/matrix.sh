@@ -107,17 +107,11 @@ lost_options() { # DIR OPTION...
 	done
 }
 
-export CCACHE_DIR=${CCACHE_DIR:-$UMHCAP_BUILD/ccache}
-export CCACHE_BASEDIR=$UMHCAP_BUILD CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
-export KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap
-
 # SRC OBJ ARCH ARGS...: make in a tree, quietly.
 kmake() {
 	_src=$1 _obj=$2 _arch=$3
 	shift 3
-	make -s -C "$_src" O="$_obj" ARCH="$_arch" CC="ccache gcc" \
-		HOSTCC="ccache gcc" "$@"
+	kernel_make -s "$_src" "$_obj" ARCH="$_arch" "$@"
 }
 
 # SRC OBJ ARCH BASE OPTION...: write OBJ/.config for a line.
@@ -375,11 +369,11 @@ deb_kernel() {
 	full_configure "$po" "$name" "$base" "$@"
 	rel=$(kmake "$P/src" "$po" x86_64 LOCALVERSION=-umhcap -s kernelrelease)
 	step "$name: building $rel and its packages (${JFLAG:-the job slots of make check})"
-	# Not kmake: without -s, kbuild prints the lines the ticker counts.
+	# Not kmake, which passes -s: without it, kbuild prints the lines
+	# the ticker counts.
 	# shellcheck disable=SC2086
-	kbuild "$name" "$po/build.log" make -C "$P/src" O="$po" ARCH=x86_64 \
-		CC="ccache gcc" HOSTCC="ccache gcc" $JFLAG LOCALVERSION=-umhcap \
-		KDEB_PKGVERSION="$rel-1" bindeb-pkg ||
+	kbuild "$name" "$po/build.log" kernel_make "$P/src" "$po" ARCH=x86_64 \
+		$JFLAG LOCALVERSION=-umhcap KDEB_PKGVERSION="$rel-1" bindeb-pkg ||
 		die "$name: the build failed; see $po/build.log"
 	kbuild_count "$po" "$po/build.log"
 	ls "$d"/linux-image-*.deb >/dev/null 2>&1 ||
