@@ -31,7 +31,7 @@
  * linked in, and their declarations.
  */
 #include "../umhcap.h"
-#include "kselftest_harness.h"
+#include "harness.h"
 
 #define B(cap)		(1ULL << (cap))
 #define UMH		"proc/sys/kernel/usermodehelper"
@@ -6820,4 +6820,3 @@ TEST_F(umh, check_json)
 	ASSERT_HAS(res.out, "\n  --json              machine-readable output\n");
 }
 
-TEST_HARNESS_MAIN
