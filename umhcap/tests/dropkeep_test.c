@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of umhcap drop and umhcap keep (set.c).
+ * Host tests of umhcap drop and umhcap keep (dropkeep.c).
  */
 #include "common.h"
 

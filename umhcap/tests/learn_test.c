@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of umhcap learn, on this boot's record and merged with saved boots
- * (learn.c, learned.c, saved.c).
+ * Host tests of umhcap learn, on this boot's record and merged with
+ * saved boots (learn.c, learnedbounds.c, savedboots.c).
  */
 #include "common.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of umhcap save (save.c, saved.c).
+ * Host tests of umhcap save (save.c, savedboots.c).
  */
 #include "common.h"
 
