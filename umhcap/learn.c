@@ -4,7 +4,7 @@
  * (<purpose>/used and <purpose>/started) and the boots umhcap save kept,
  * next to what their bounds allow, and who they run as when it is not
  * root; with --apply, narrow each purpose that ran to what it used
- * (learned.c), an idle one only with --include-idle.
+ * (learnedbounds.c), an idle one only with --include-idle.
  */
 #include <stdlib.h>
 

@@ -9,15 +9,14 @@
  * purpose's ceiling to its Debian 12 as installed row, or, for a purpose
  * with none, to its busybox systems row; policy prints the rows.
  *
- * The same table is in the POLICY section of umhcap.8 and in the
- * kernel's Documentation/admin-guide/usermode-helper-caps.rst ("Measured
- * needs"); the host tests drift_measured_man and drift_measured_guide
- * fail if the three disagree.  A purpose with no row (initrd, other) had
- * no helper measured: check holds it to what the kernel's record shows it
- * used.
+ * This is the only copy of the table: the build writes it into the
+ * POLICY section of umhcap.8 (mkman, from umhcap.8.in), and the host test
+ * man_page_holds_the_measured_table holds the page to it.  A purpose with
+ * no row (initrd, other) had no helper measured: check holds it to what
+ * the kernel's record shows it used.
  *
- * This file has no dependency on the rest of umhcap, so that the host
- * tests can link it and compare the table with the documents.
+ * This file has no dependency on the rest of umhcap, so that mkman, the
+ * host tests and the guest's real_test and installed_test can link it.
  */
 #include <sys/capability.h>
 

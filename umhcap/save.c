@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * save: keep this boot's record, which the kernel loses at reboot, in
- * STATE_DIR/boots/BOOT_ID (saved.c has the format), for learn,
+ * STATE_DIR/boots/BOOT_ID (savedboots.c has the format), for learn,
  * export --learned and boot to merge in the boots after.  A unit runs it
  * at shutdown, while /var is mounted; run again in the same boot, it
  * replaces the file with the record, which has only grown.  The file is

@@ -4,30 +4,37 @@
  *
  * The files, each using only those above it in this list:
  *
- *   msg.c       errors, warnings and notes, and the root that
- *               messages about a write name
- *   file.c      reading a file whole, and replacing one whole: a
- *               temporary file beside it, synced and renamed over it
- *   purpose.c   the table of purposes
- *   measured.c  what real helpers were measured to need (stands alone:
- *               the host tests and the guest's real_test link it)
- *   caps.c      capability names and masks, from libcap
- *   bounds.c    the bound, identity and record files: paths, reading,
- *               writing; which bounds are open, and what export and
- *               boot give for them
- *   write.c     narrowing a bound, or setting an id: written and read
- *               back, EPERM explained; or, with -n, only said
- *   saved.c     the records of past boots umhcap save keeps, and
- *               merging them into this boot's
- *   learned.c   the bounds the record leads to
- *   print.c     the lines and JSON members several commands print, and
- *               the names of users and groups
- *   cmdline.c   the usermodehelper.* kernel parameters of a state
- *   opts.c      every command's options and arguments, and its --help
- *   show.c, set.c, user.c, learn.c, check.c, policy.c, export.c, trace.c,
- *   save.c, boot.c
- *               the commands, which use none of each other
- *   main.c      the global options, and the table of commands
+ *   msg.c            errors, warnings and notes, and the root that
+ *                    messages about a write name
+ *   file.c           reading a file whole, and replacing one whole: a
+ *                    temporary file beside it, synced and renamed over it
+ *   purpose.c        the table of purposes
+ *   measured.c       what real helpers were measured to need (stands
+ *                    alone: mkman, the host tests and the guest's
+ *                    real_test and installed_test link it)
+ *   caps.c           capability names and masks, from libcap
+ *   bounds.c         the bound, identity and record files: paths,
+ *                    reading, writing; which bounds are open, and what
+ *                    export and boot give for them
+ *   write.c          narrowing a bound, or setting an id: written and
+ *                    read back, EPERM explained; or, with -n, only said
+ *   savedboots.c     the records of past boots umhcap save keeps: their
+ *                    format, and merging them into this boot's record
+ *   learnedbounds.c  the bounds the record (this boot's, and the saved
+ *                    boots') leads to: what learn --apply, export
+ *                    --learned and boot narrow to
+ *   print.c          the lines and JSON members several commands print,
+ *                    and the names of users and groups
+ *   cmdline.c        the usermodehelper.* kernel parameters of a state
+ *   opts.c           every command's options and arguments, and its
+ *                    --help
+ *   show.c, dropkeep.c (drop and keep), user.c, learn.c, check.c,
+ *   policy.c, export.c, trace.c, save.c, boot.c
+ *                    the commands, each in the file of its name, which
+ *                    use none of each other
+ *   main.c           the global options, and the table of commands
+ *
+ * mkman.c is no part of umhcap: the build runs it to write umhcap.8.
  */
 #ifndef UMHCAP_H
 #define UMHCAP_H
@@ -236,7 +243,7 @@ int umh_write_failed(const char *cmd, const char *undone,
 		     const struct umh_purpose_info *stop);
 
 /*
- * saved.c: the record of each past boot, as umhcap save keeps it in
+ * savedboots.c: the record of each past boot, as umhcap save keeps it in
  * ROOT + state dir + "/boots/" + its boot id; and which of them were
  * merged into this boot's record.
  */
@@ -266,7 +273,7 @@ int umh_saved_merge(const char *root, struct umh_merge *m,
 		    struct umh_record *rec);
 char *umh_merge_describe(const char *root, const struct umh_merge *m);
 
-/* learned.c */
+/* learnedbounds.c */
 bool umh_idle(const struct umh_record *rec, int purpose);
 int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 		struct umh_state *cur, struct umh_state *learned,
@@ -354,8 +361,8 @@ void umh_print_words(const char *label, const char *words);
 
 /* The commands main.c dispatches to. */
 int cmd_show(const struct umh_args *a);
-int cmd_drop(const struct umh_args *a);
-int cmd_keep(const struct umh_args *a);
+int cmd_drop(const struct umh_args *a);	/* dropkeep.c */
+int cmd_keep(const struct umh_args *a);	/* dropkeep.c */
 int cmd_user(const struct umh_args *a);
 int cmd_learn(const struct umh_args *a);
 int cmd_check(const struct umh_args *a);

@@ -3,7 +3,7 @@
  * The bounds the kernel's record leads to, which learn --apply writes,
  * export --learned prints and boot hands to the boot loader: each
  * purpose whose helpers ran narrowed to what they used, in this boot and
- * in the boots umhcap save kept (saved.c).
+ * in the boots umhcap save kept (savedboots.c).
  *
  * A purpose whose helpers never ran has an empty record, which says
  * nothing about what they need: it is left alone unless include_idle.

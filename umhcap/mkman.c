@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkman: umhcap.8 from umhcap.8.in, at build time, so that the man page
+ * shows the table of measured.c and no copy of it.
+ *
+ *   mkman <umhcap.8.in >umhcap.8
+ *
+ * Copies its input, and writes in place of each of these lines, which
+ * must each be there once, what measured.c says:
+ *
+ *   .\" @MEASURED_TABLE@           the table: a row per row of measured.c
+ *   .\" @MEASURED_NOT_ON_DEBIAN@   why Debian 12 as installed runs no
+ *                                  helper of a purpose measured on busybox
+ *                                  systems (.not_on_debian)
+ *   .\" @MEASURED_NOTES@           what a set keeps although its job is
+ *                                  done without it (.kept, .note), or the
+ *                                  sentence that says none does
+ *
+ * A program of the build, not of the package: it links measured.c,
+ * purpose.c and msg.c, and takes the capabilities' names from libcap.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "umhcap.h"
+
+#define MARK_TABLE	".\\\" @MEASURED_TABLE@"
+#define MARK_NEVER	".\\\" @MEASURED_NOT_ON_DEBIAN@"
+#define MARK_NOTES	".\\\" @MEASURED_NOTES@"
+
+/*
+ * @s as roff text: a backslash, a hyphen and a tilde escaped, and a
+ * leading dot or quote kept from starting a request.  @breaks: each word
+ * kept from being hyphenated (\%), and a line allowed to break after
+ * each character of @breaks (\:).
+ */
+static void roff(const char *s, const char *breaks)
+{
+	const char *start = s;
+	bool word = true;
+
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", stdout);
+	for (; *s; s++) {
+		if (breaks && word && *s != ' ')
+			fputs("\\%", stdout);
+		word = false;
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else if (*s == '~')
+			fputs("\\(ti", stdout);
+		else
+			putchar(*s);
+		if (*s == ' ')
+			word = true;
+		else if (breaks && s[1] && s[1] != ' ' && strchr(breaks, *s) &&
+			 s != start) {
+			fputs("\\:", stdout);
+			word = true;
+		}
+	}
+}
+
+/* A cell of @s that tbl may fill over lines: a text block. */
+static void block(const char *s, const char *breaks)
+{
+	fputs("T{\n", stdout);
+	roff(s, breaks);
+	fputs("\nT}", stdout);
+}
+
+/* "cap_a, cap_b" or "none", in the order of their numbers. */
+static void caps(uint64_t mask)
+{
+	const char *sep = "";
+	char *name;
+	int i;
+
+	if (!mask)
+		fputs("none", stdout);
+	for (i = 0; i < 64; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		name = cap_to_name(i);
+		if (!name)
+			umh_oom();
+		printf("%s", sep);
+		roff(name, NULL);
+		cap_free(name);
+		sep = ", ";
+	}
+}
+
+/*
+ * The table: a head, then each configuration's rows after a row that
+ * names it, spanning the table: .T&, the format of that row, then the
+ * format of the rows (tbl takes format lines by row: the head has one,
+ * its own).  Not adjusted: tbl cannot justify a text block's one-word
+ * lines.  A program's path may break after a slash or a hyphen, a
+ * package's version after a plus.
+ */
+static void table(void)
+{
+	const struct umh_measured *m;
+	int conf = -1;
+	size_t i;
+
+	printf(".na\n.TS\ntab(@);\nlB1 lB1 lB1 rB1 lB.\n"
+	       "purpose@program@T{\nDebian 12 \\%%package\nT}@runs@capabilities\n_\n");
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if ((int)m->conf != conf) {
+			conf = m->conf;
+			printf(".T&\nlI s s s s\nl1 lw(14)1 lw(16)1 r1 lw(20).\n");
+			roff(umh_measured_conf_name(m->conf), NULL);
+			putchar('\n');
+		}
+		printf("%s@", umh_purpose_name(m->purpose));
+		block(m->program, "/-");
+		putchar('@');
+		fputs("T{\n", stdout);
+		roff(m->package, "");
+		putchar(' ');
+		roff(m->version, "+");
+		fputs("\nT}", stdout);
+		printf("@%u@T{\n", m->runs);
+		caps(m->caps);
+		fputs("\nT}\n", stdout);
+	}
+	printf(".TE\n.ad\n");
+}
+
+/* A note's head: .TP, then the row's purpose and configuration, bold. */
+static void note_of(const struct umh_measured *m)
+{
+	printf(".TP\n.B \"%s (", umh_purpose_name(m->purpose));
+	roff(umh_measured_conf_name(m->conf), NULL);
+	printf(")\"\n");
+}
+
+static const char *const counts[] = {
+	"no", "one", "two", "three", "four", "five", "six", "seven", "eight",
+	"nine", "ten",
+};
+
+/* Why Debian 12 as installed never runs a row's helper. */
+static void not_on_debian(void)
+{
+	const struct umh_measured *m;
+	size_t i, n = 0;
+
+	for (i = 0; i < umh_measured_nr; i++)
+		n += !!umh_measured[i].not_on_debian;
+	if (!n)
+		return;
+	if (n < ARRAY_SIZE(counts))
+		printf("Debian 12 as installed starts no helper of %s of the purposes measured\n",
+		       counts[n]);
+	else
+		printf("Debian 12 as installed starts no helper of %zu of the purposes measured\n",
+		       n);
+	printf("on busybox systems:\n");
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if (!m->not_on_debian)
+			continue;
+		note_of(m);
+		printf("Not run on Debian 12: ");
+		roff(m->not_on_debian, NULL);
+		printf(".\n");
+	}
+}
+
+/* What a set keeps although the job is done without it, and why. */
+static void notes(void)
+{
+	const struct umh_measured *m;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if (!m->note)
+			continue;
+		note_of(m);
+		printf("Kept: ");
+		caps(m->kept);
+		printf(": ");
+		roff(m->note, NULL);
+		putchar('\n');
+		any = true;
+	}
+	if (!any)
+		printf("No set keeps a capability that its job is done without.\n");
+}
+
+int main(void)
+{
+	static const struct {
+		const char *mark;
+		void (*write)(void);
+	} marks[] = {
+		{ MARK_TABLE, table },
+		{ MARK_NEVER, not_on_debian },
+		{ MARK_NOTES, notes },
+	};
+	int seen[ARRAY_SIZE(marks)] = { 0 };
+	char *line = NULL;
+	size_t size = 0, i;
+	ssize_t len;
+
+	while ((len = getline(&line, &size, stdin)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		for (i = 0; i < ARRAY_SIZE(marks); i++)
+			if (!strcmp(line, marks[i].mark))
+				break;
+		if (i == ARRAY_SIZE(marks)) {
+			puts(line);
+			continue;
+		}
+		if (seen[i]++) {
+			umh_err("mkman: a second \"%s\" line", marks[i].mark);
+			return 1;
+		}
+		marks[i].write();
+	}
+	free(line);
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		if (!seen[i]) {
+			umh_err("mkman: no \"%s\" line in the input", marks[i].mark);
+			return 1;
+		}
+	if (ferror(stdin) || fflush(stdout) || ferror(stdout)) {
+		umh_err("mkman: reading or writing failed");
+		return 1;
+	}
+	return 0;
+}

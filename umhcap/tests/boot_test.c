@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of umhcap boot (boot.c).
+ */
+#include "common.h"
+
+/* The value sh gives GRUB_CMDLINE_LINUX after sourcing ROOT/rel; static. */
+static const char *grub_sourced(const char *root, const char *rel)
+{
+	static char buf[8192];
+	char cmd[PATH_MAX + 128];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "/bin/sh -c 'GRUB_CMDLINE_LINUX=\"quiet\"; . \"$0\" && printf %%s \"$GRUB_CMDLINE_LINUX\"' %s/%s",
+		 root, rel);
+	p = popen(cmd, "r");
+	if (!p)
+		abort();
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	buf[n] = '\0';
+	if (pclose(p))
+		return "<sh failed>";
+	return buf;
+}
+
+/* boot --grub: umhcap.cfg, which sh sources into GRUB_CMDLINE_LINUX. */
+TEST_F(umh, boot_grub_writes_cfg)
+{
+	char want[8192], params[4096];
+	const char *cfg;
+
+	learn_scene(self->root);
+	two_saved_boots(self->root);
+	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
+	ASSERT_HAS(params, "=modprobe:0x10020,");
+	/* Without /etc/kernel/cmdline, --grub is the default. */
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "quiet %s", params);
+	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
+	cfg = get(self->root, GRUB_CFG);
+	ASSERT_STARTS(cfg, "# Written by umhcap boot at ");
+	ASSERT_HAS(cfg, "\n# helpers learned from 2 saved boots, saved 2023-11-14T22:13:20Z to\n"
+			"# 2023-11-15T22:13:20Z, and this boot:\n");
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+		 params);
+	ASSERT_HAS(cfg, want);
+	ASSERT_EQ(1, count_of(cfg, "GRUB_CMDLINE_LINUX="));
+	ASSERT_EQ(0644, mode_of(self->root, GRUB_CFG));
+	ASSERT_EQ(0755, mode_of(self->root, "etc/default/grub.d"));
+	ASSERT_STREQ(" umhcap.cfg", entries(self->root, "etc/default/grub.d"));
+	snprintf(want, sizeof(want), "wrote %s/" GRUB_CFG ", with the bounds learned from 2 saved boots (saved 2023-11-14T22:13:20Z to 2023-11-15T22:13:20Z) and this boot:\n  %s\n"
+		 "next: run update-grub, then reboot: the bounds hold from the first helper of that boot\n",
+		 self->root, params);
+	ASSERT_STREQ(want, res.out);
+	/* Again, with more learned: the file rewritten whole, mode kept. */
+	chmod_rel(self->root, GRUB_CFG, 0600);
+	set_record(self->root, "uevent", B(CAP_MKNOD), 1);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub", "--this-boot"));
+	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--this-boot", "--cmdline"));
+	snprintf(want, sizeof(want), "quiet %.*s", (int)strcspn(res.out, "\n"), res.out);
+	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
+	/* The idle purposes are open: left out, so uevent ends the list. */
+	ASSERT_HAS(want, ",uevent:0x8000000 usermodehelper.inheritable=");
+	ASSERT_HAS(get(self->root, GRUB_CFG), "# helpers learned from this boot only:\n");
+	ASSERT_EQ(1, count_of(get(self->root, GRUB_CFG), "GRUB_CMDLINE_LINUX="));
+	ASSERT_EQ(0600, mode_of(self->root, GRUB_CFG));
+	ASSERT_STREQ(" umhcap.cfg", entries(self->root, "etc/default/grub.d"));
+}
+
+/*
+ * boot --kernel-install: every usermodehelper.* item of
+ * /etc/kernel/cmdline replaced, all else as it was, byte for byte.
+ */
+TEST_F(umh, boot_kernel_install_replaces_items)
+{
+	char want[8192], params[4096];
+
+	learn_scene(self->root);
+	set_ident(self->root, "coredump", 998, 997);
+	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
+	ASSERT_STARTS(params, "usermodehelper.gid=coredump:997 usermodehelper.uid=coredump:998 usermodehelper.bset=");
+	put(self->root, KI_CMDLINE,
+	    "  root=UUID=1234 ro usermodehelper.bset=all:0,modprobe:0x10000  quiet\t"
+	    "\"usermodehelper.uid=coredump:5\" splash=\"a b\" usermodehelper.inheritable=modprobe:0\n");
+	chmod_rel(self->root, KI_CMDLINE, 0600);
+	/* With /etc/kernel/cmdline, --kernel-install is the default. */
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "  root=UUID=1234 ro  quiet splash=\"a b\" %s\n",
+		 params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_EQ(0600, mode_of(self->root, KI_CMDLINE));
+	ASSERT_STREQ(" cmdline", entries(self->root, "etc/kernel"));
+	snprintf(want, sizeof(want), "wrote %s/" KI_CMDLINE " (3 usermodehelper.* items replaced), with the bounds learned from this boot only: no other boot saved in %s/" BOOTS ":\n  %s\n"
+		 "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: the bounds hold from the first helper of that boot\n",
+		 self->root, self->root, params);
+	ASSERT_STREQ(want, res.out);
+	/* Again: the items replaced, not added to. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	snprintf(want, sizeof(want), "  root=UUID=1234 ro  quiet splash=\"a b\" %s\n",
+		 params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_HAS(res.out, "(4 usermodehelper.* items replaced)");
+	/* Without the file: /proc/cmdline but for BOOT_IMAGE= and initrd=. */
+	rm_file(self->root, KI_CMDLINE);
+	put(self->root, "proc/cmdline", "BOOT_IMAGE=/vmlinuz-6.12 root=/dev/vda initrd=\\initrd.img usermodehelper.bset=all:0 console=ttyS0\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	snprintf(want, sizeof(want), "root=/dev/vda console=ttyS0 %s\n", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_EQ(0644, mode_of(self->root, KI_CMDLINE));
+	ASSERT_HAS(res.out, "/proc/cmdline without BOOT_IMAGE= and initrd=; 1 usermodehelper.* item replaced)");
+	/* ... or /usr/lib/kernel/cmdline, as kernel-install takes it first. */
+	rm_file(self->root, KI_CMDLINE);
+	put(self->root, "usr/lib/kernel/cmdline", "BOOT_IMAGE=kept rw");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	snprintf(want, sizeof(want), "BOOT_IMAGE=kept rw %s", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	/* An empty file: the parameters alone. */
+	put(self->root, KI_CMDLINE, "\n");
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	snprintf(want, sizeof(want), "%s\n", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+}
+
+/* boot -n: the file it would write, said; the tree as it was. */
+TEST_F(umh, boot_dry_run_writes_nothing)
+{
+	char *before, *after, want[8192], params[4096];
+
+	learn_scene(self->root);
+	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(after);
+	ASSERT_STARTS(res.out, "# Written by umhcap boot at ");
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n"
+		 "-n, nothing written: would write the above to %s/" GRUB_CFG "\n",
+		 params, self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--dry-run", "--kernel-install"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(after);
+	snprintf(want, sizeof(want), "root=/dev/vda console=ttyS0 %s\n"
+		 "-n, nothing written: would write the above to %s/" KI_CMDLINE "\n",
+		 params, self->root);
+	ASSERT_STREQ(want, res.out);
+	free(before);
+	put(self->root, KI_CMDLINE, "ro usermodehelper.bset=all:0\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	snprintf(want, sizeof(want), "ro %s\n-n, nothing written", params);
+	ASSERT_STARTS(res.out, want);
+	free(before);
+	free(after);
+}
+
+/* Nothing learned, no record, or both loaders: exit 2, nothing written. */
+TEST_F(umh, boot_refuses_when_nothing_learned)
+{
+	char *before, *after;
+
+	/* The fixture: a record, and no helper started. */
+	set_record(self->root, "other", B(CAP_KILL), 0);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing learned from this boot only: no other boot saved in ");
+	ASSERT_HAS(res.err, ": no helper started; let the machine run with open bounds, save its boots, and try again; nothing was written\n");
+	ASSERT_STREQ("", res.out);
+	/* A check recorded, yet no helper started: nothing learned. */
+	ASSERT_EQ(2, RUN(self->root, "boot", "--include-idle", "--kernel-install"));
+	ASSERT_HAS(res.err, "nothing learned");
+	ASSERT_EQ(2, RUN(self->root, "boot", "-n"));
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* No record. */
+	learn_scene(self->root);
+	rm_file(self->root, UMH "/used");
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, "keeps no record of what usermode helpers use");
+	ASSERT_HAS(res.err, "umhcap: boot: nothing was written\n");
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* Both loaders. */
+	set_record(self->root, NULL, 0, 6);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--grub", "--kernel-install"));
+	ASSERT_HAS(res.err, "umhcap: give one of --grub and --kernel-install; usage: umhcap boot");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * boot writes what export --learned --cmdline prints, to the byte: a
+ * purpose whose bounds are both open is left out (the global bound and
+ * the idle purposes here), and an open bound beside a narrowed one is
+ * all 64 bits.
+ */
+TEST_F(umh, boot_leaves_open_purposes_out)
+{
+	static const char params[] =
+		"usermodehelper.bset=modprobe:0x10000,coredump:0x3,"
+		"power:0xffffffffffffffff usermodehelper.inheritable="
+		"modprobe:0x10000,coredump:0x3,power:0x400000";
+	char want[4096];
+
+	learn_scene(self->root);
+	/* Idle, and narrowed by hand: its open bset kept as all 64 bits. */
+	set_bound(self->root, "power", full(), B(CAP_SYS_BOOT));
+	ASSERT_STREQ(params, learned_params(self->root, _metadata));
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "quiet %s", params);
+	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+		 params);
+	ASSERT_HAS(get(self->root, GRUB_CFG), want);
+	snprintf(want, sizeof(want), ":\n  %s\nnext: run update-grub", params);
+	ASSERT_HAS(res.out, want);
+	put(self->root, KI_CMDLINE, "ro usermodehelper.bset=all:0\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_STREQ("", res.err);
+	snprintf(want, sizeof(want), "ro %s\n", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_LACKS(get(self->root, KI_CMDLINE), "all:");
+	ASSERT_LACKS(get(self->root, KI_CMDLINE), "uevent:");
+}
+
+/*
+ * Every bound learned open, here because the helpers that ran used
+ * every capability: nothing to narrow, so boot refuses, exit 2, and
+ * writes nothing, not even the identities; export says the same in a
+ * note.  --include-idle narrows the idle purposes, and then it writes.
+ */
+TEST_F(umh, boot_refuses_when_every_bound_is_open)
+{
+	char *before, *after, want[4096];
+
+	set_record(self->root, NULL, full(), 6);
+	set_record(self->root, "modprobe", full(), 4);
+	set_record(self->root, "coredump", full(), 2);
+	put(self->root, KI_CMDLINE, "ro quiet\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
+	ASSERT_EQ(2, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: every bound learned from this boot only: no other boot saved in ");
+	ASSERT_HAS(res.err, " is open (every capability the kernel knows), so the command line would hold no usermodehelper.bset= or usermodehelper.inheritable=; nothing was written\n");
+	ASSERT_EQ(1, count_of(res.err, "\n"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--grub"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: ");
+	ASSERT_EQ(2, RUN(self->root, "boot", "-n"));
+	ASSERT_STREQ("", res.out);
+	/* Identities alone are no bound to narrow. */
+	set_ident(self->root, "coredump", 998, 997);
+	free(before);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.gid=coredump:997 usermodehelper.uid=coredump:998\n",
+		     res.out);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_HAS(res.err, "umhcap: boot: nothing to narrow: ");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	ASSERT_STREQ("ro quiet\n", get(self->root, KI_CMDLINE));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+	free(before);
+	free(after);
+	/* --include-idle: the idle purposes narrowed to nothing. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
+			 "--cmdline"));
+	ASSERT_HAS(res.out, "usermodehelper.bset=uevent:0x0,");
+	ASSERT_LACKS(res.out, "modprobe:");
+	snprintf(want, sizeof(want), "ro quiet %.4000s", res.out);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--include-idle"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+}
+
+/*
+ * boot --kernel-install with no command line to start from: neither
+ * /etc/kernel/cmdline, nor /usr/lib/kernel/cmdline, nor /proc/cmdline.
+ * An error naming them, exit 2, and nothing written.
+ */
+TEST_F(umh, boot_kernel_install_without_a_cmdline)
+{
+	char *before, *after, want[3 * PATH_MAX];
+
+	learn_scene(self->root);
+	rm_file(self->root, "proc/cmdline");
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--kernel-install"));
+	snprintf(want, sizeof(want), "umhcap: no command line to make %s/" KI_CMDLINE " from: neither it, nor %s/usr/lib/kernel/cmdline, nor %s/proc/cmdline is there\n"
+		 "umhcap: boot: nothing was written\n",
+		 self->root, self->root, self->root);
+	ASSERT_STREQ(want, res.err);
+	ASSERT_STREQ("", res.out);
+	ASSERT_EQ(2, RUN(self->root, "boot", "-n", "--kernel-install"));
+	ASSERT_STREQ(want, res.err);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* A NUL byte: refused as well. */
+	put(self->root, "proc/cmdline", "root=/dev/vda%c quiet\n", 0);
+	ASSERT_EQ(2, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_HAS(res.err, "/proc/cmdline: a NUL byte in it\n");
+	ASSERT_FALSE(exists(self->root, KI_CMDLINE));
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of umhcap check (check.c).
+ */
+#include "common.h"
+
+/* The lowest capability outside @m: one bit too wide. */
+static uint64_t one_more(uint64_t m)
+{
+	int i;
+
+	for (i = 0; i < cap_max_bits(); i++)
+		if (!(m & B(i)))
+			return B(i);
+	abort();
+}
+
+/* check's finding for measured purpose @p with ceiling @ceiling. */
+static const char *measured_finding(const char *p, uint64_t ceiling)
+{
+	const struct umh_measured *m = row(p);
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s\n",
+		 p, m->program, m->package, m->version,
+		 umh_measured_conf_name(m->conf), fmt(m->caps),
+		 names(ceiling & ~m->caps));
+	return b;
+}
+
+/* ... for a purpose no helper of which was measured, with the record. */
+static const char *unmeasured_finding(const char *p, uint64_t ceiling,
+				      uint64_t used, unsigned long long n)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s\n",
+		 p, fmt(used), n, names(ceiling & ~used), p);
+	return b;
+}
+
+/* Either, for purpose @p when no helper started since boot. */
+static const char *finding_for(const char *p, uint64_t ceiling)
+{
+	return row(p) ? measured_finding(p, ceiling) :
+			unmeasured_finding(p, ceiling, 0, 0);
+}
+
+/* What check notes on a kernel without per-purpose bounds. */
+static const char *unpatched_notes(const char *root, uint64_t gbset)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048,
+		 "note: this kernel keeps no record of what helpers use (no %s/" UMH "/used); unused capabilities were not checked\n"
+		 "note: per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s\n",
+		 root, fmt(gbset & umh_measured_union()));
+	return b;
+}
+
+/* Every purpose open, nothing started: every purpose is a finding. */
+TEST_F(umh, check_open_patched)
+{
+	char want[1 << 15] = "";
+	size_t i;
+
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	for (i = 0; i < NR_PURPOSES; i++)
+		strcat(want, finding_for(purposes[i], full()));
+	strcat(want, "8 findings\n");
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "modprobe: ceiling exceeds what /sbin/modprobe (kmod ");
+	ASSERT_HAS(res.out, "initrd: no helper of this purpose was measured;");
+	ASSERT_STREQ("", res.err);
+}
+
+/*
+ * An unpatched kernel, open: every helper gets every capability, so the
+ * global bound beyond what any measured helper needs is a finding, and
+ * what one needs (cap_sys_module, for modprobe) every helper gets.
+ */
+TEST_F(umh, check_open_unpatched)
+{
+	uint64_t excess = full() & ~umh_measured_union();
+	const char *note;
+	char want[4096];
+
+	unpatch(self->root);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
+		 "%s1 finding\n", fmt(umh_measured_union()), names(excess),
+		 unpatched_notes(self->root, full()));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, ", cap_sys_admin, ");
+	ASSERT_HAS(res.out, ", cap_net_admin, ");
+	/* What modprobe needs goes to every helper: said, not counted. */
+	note = strstr(res.out, "every helper gets: ");
+	ASSERT_NE(NULL, note);
+	ASSERT_NE(0ULL, need("modprobe") & B(CAP_SYS_MODULE));
+	ASSERT_TRUE(strstr(note, "cap_sys_module") < strchr(note, '\n'));
+}
+
+/* The global bound at what the measured helpers need: nothing to do. */
+TEST_F(umh, check_unpatched_union)
+{
+	uint64_t u = umh_measured_union(), extra = one_more(u);
+	char want[4096];
+
+	unpatch(self->root);
+	set_bound(self->root, NULL, u, u);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%sno findings\n",
+		 unpatched_notes(self->root, u));
+	ASSERT_STREQ(want, res.out);
+	/* One capability more is that finding. */
+	set_bound(self->root, NULL, u | extra, u | extra);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
+		 "%s1 finding\n", fmt(u), names(extra),
+		 unpatched_notes(self->root, u));
+	ASSERT_STREQ(want, res.out);
+}
+
+TEST_F(umh, check_narrowed_to_table)
+{
+	harden(self->root);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}
+
+/* One bit too wide on any one purpose: exactly that finding. */
+TEST_F(umh, check_one_bit_too_wide)
+{
+	char want[4096];
+	uint64_t m;
+	size_t i;
+
+	for (i = 0; i < NR_PURPOSES; i++) {
+		harden(self->root);
+		m = need(purposes[i]) | one_more(need(purposes[i]));
+		set_bound(self->root, purposes[i], m, m);
+		ASSERT_EQ(1, RUN(self->root, "check"));
+		snprintf(want, sizeof(want), "%s1 finding\n",
+			 finding_for(purposes[i], m));
+		ASSERT_STREQ(want, res.out);
+	}
+}
+
+TEST_F(umh, check_global_bound_limits_ceiling)
+{
+	char want[1 << 15] = "";
+	int n = 0;
+	size_t i;
+
+	/* All purposes open, but the global bound keeps only sys_module. */
+	set_bound(self->root, NULL, B(CAP_SYS_MODULE), B(CAP_SYS_MODULE));
+	for (i = 0; i < NR_PURPOSES; i++) {
+		set_bound(self->root, purposes[i], full(), full());
+		if (need(purposes[i]) & B(CAP_SYS_MODULE))
+			continue;
+		strcat(want, finding_for(purposes[i], B(CAP_SYS_MODULE)));
+		n++;
+	}
+	sprintf(want + strlen(want), "%d findings\n", n);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "initrd: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (none, 0 started) by: cap_sys_module;");
+	ASSERT_LACKS(res.out, "modprobe:");
+}
+
+/*
+ * No helper of initrd was measured: its ceiling is held to what the
+ * kernel's record shows it used, and reported once, not also as "never
+ * used".
+ */
+TEST_F(umh, check_unmeasured_follows_record)
+{
+	uint64_t used = B(CAP_KILL) | B(CAP_CHOWN);
+	char want[4096];
+
+	harden(self->root);
+	set_record(self->root, "initrd", used, 2);
+	set_bound(self->root, "initrd", used, used);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	set_bound(self->root, "initrd", full(), full());
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%s1 finding\n",
+		 unmeasured_finding("initrd", full(), used, 2));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "(cap_chown, cap_kill, 2 started)");
+	/* Narrower than what it used: the record's own finding remains. */
+	set_bound(self->root, "initrd", B(CAP_KILL), B(CAP_KILL));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("initrd: its helpers used capabilities since boot that the bound no longer allows: cap_chown; they may fail now\n"
+		     "1 finding\n", res.out);
+}
+
+TEST_F(umh, check_disagree)
+{
+	char want[256];
+
+	harden(self->root);
+	ASSERT_NE(0ULL, need("modprobe"));
+	set_bound(self->root, "modprobe", need("modprobe"), 0);
+	set_bound(self->root, NULL, full(), full() & ~B(CAP_SYSLOG));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "modprobe: bset and inheritable disagree: only in bset: %s\n",
+		 fmt(need("modprobe")));
+	ASSERT_HAS(res.out, want);
+	ASSERT_HAS(res.out, "all: bset and inheritable disagree: only in bset: cap_syslog\n");
+	ASSERT_HAS(res.out, "2 findings\n");
+}
+
+TEST_F(umh, check_cmdline_malformed)
+{
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "quiet usermodehelper.bset=all:0x1ff,foo:0x1,modprobe:0xzz,"
+	    "nocolon,,power:0x1 usermodehelper.inheritable= ro\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"foo\" in item \"foo:0x1\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: bad hex mask \"0xzz\" in item \"modprobe:0xzz\": modprobe's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: missing colon in item \"nocolon\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: empty item: every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n");
+	ASSERT_HAS(res.out, "5 findings\n");
+}
+
+/*
+ * The kernel fails closed: a bad mask bounds the purpose it names to
+ * nothing (all: every helper), in the set of its parameter.  A mask is
+ * bad when empty after 0x or longer than 16 hex digits; 16 are fine.
+ */
+TEST_F(umh, check_cmdline_fails_closed)
+{
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=coredump:0x,uevent:1ffffffffffffffff,"
+	    "request_key:0xffffffffffffffff,all:zz "
+	    "usermodehelper.inheritable=power:0,,"
+	    "initrd:0X12345678901234567,other:0123456789abcdef\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("cmdline: usermodehelper.bset: bad hex mask \"0x\" in item \"coredump:0x\": coredump's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"1ffffffffffffffff\" in item \"uevent:1ffffffffffffffff\": uevent's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"zz\" in item \"all:zz\": every helper's bset is bounded to nothing\n"
+		     "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n"
+		     "cmdline: usermodehelper.inheritable: bad hex mask \"0X12345678901234567\" in item \"initrd:0X12345678901234567\": initrd's inheritable is bounded to nothing\n"
+		     "5 findings\n", res.out);
+}
+
+TEST_F(umh, check_cmdline_valid)
+{
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=all:1FFFFFFFFFF,coredump:0x0 "
+	    "\"usermodehelper.inheritable=modprobe:0X10000\" "
+	    "usermodehelper_x=foo:zz\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}
+
+TEST_F(umh, check_unpatched_disagree)
+{
+	uint64_t u = umh_measured_union();
+
+	unpatch(self->root);
+	set_bound(self->root, NULL, u, 0);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "per-purpose bounds are not available");
+	ASSERT_TRUE(!strncmp(res.out, "all: bset and inheritable disagree: only in bset: ", 50));
+	ASSERT_HAS(res.out, "\n1 finding\n");
+}
+
+TEST_F(umh, check_missing_cmdline)
+{
+	harden(self->root);
+	rm_file(self->root, "proc/cmdline");
+	ASSERT_EQ(2, RUN(self->root, "check"));
+	ASSERT_HAS(res.err, "/proc/cmdline: No such file or directory");
+}
+
+TEST_F(umh, check_unused_capabilities)
+{
+	char want[512];
+
+	harden(self->root);
+	ASSERT_NE(0ULL, need("modprobe"));
+	set_record(self->root, "modprobe", 0, 2);
+	set_record(self->root, "coredump", need("coredump"), 1);
+	/* Idle: its empty record says nothing. */
+	set_record(self->root, "power", 0, 0);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "modprobe: the bound allows capabilities its helpers never used since boot (2 started): %s; 'umhcap learn --apply' narrows it\n"
+		 "1 finding\n", fmt(need("modprobe")));
+	ASSERT_STREQ(want, res.out);
+	set_record(self->root, "modprobe", need("modprobe"), 2);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}
+
+TEST_F(umh, check_used_now_refused)
+{
+	uint64_t more = one_more(need("modprobe"));
+	char want[512];
+
+	more |= one_more(need("modprobe") | more);
+	harden(self->root);
+	set_record(self->root, "modprobe", need("modprobe") | more, 1);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "modprobe: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now\n"
+		 "1 finding\n", names(more));
+	ASSERT_STREQ(want, res.out);
+}
+
+TEST_F(umh, check_without_record)
+{
+	char want[PATH_MAX + 128];
+	uint64_t m;
+
+	harden(self->root);
+	rm_file(self->root, UMH "/used");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "note: this kernel keeps no record of what helpers use (no %s/" UMH "/used); unused capabilities were not checked\n"
+		 "no findings\n", self->root);
+	ASSERT_STREQ(want, res.out);
+	m = need("release_agent") | one_more(need("release_agent"));
+	set_bound(self->root, "release_agent", m, m);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, measured_finding("release_agent", m));
+	/* No record: what no helper was measured for is held to nothing. */
+	set_bound(self->root, "release_agent", need("release_agent"),
+		  need("release_agent"));
+	set_bound(self->root, "other", B(CAP_KILL), B(CAP_KILL));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "other: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: cap_kill; bound it to nothing\n"
+			    "note: this kernel keeps no record");
+	ASSERT_HAS(res.out, "\n1 finding\n");
+}
+
+/* Is @s valid UTF-8 (RFC 3629)? */
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n, i;
+
+	for (; *p; p += n) {
+		n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 :
+		    *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		if (!n)
+			return false;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		if ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f) ||
+		    (*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * check and check --json on the same tree: the same exit status, and
+ * each finding of the text a "text" of the JSON, in order, as many.
+ */
+static void same_findings(struct __test_metadata *_metadata,
+			  const char *root, int code)
+{
+	char text[sizeof(res.out)], want[sizeof(res.out) + 32], *line, *end;
+	const char *at;
+	int n = 0;
+	size_t i;
+
+	ASSERT_EQ(code, RUN(root, "check"));
+	memcpy(text, res.out, sizeof(text));
+	ASSERT_EQ(code, RUN(root, "check", "--json"));
+	ASSERT_JSON(res.out);
+	ASSERT_TRUE(utf8_valid(res.out));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"per_purpose\":", 27));
+	at = res.out;
+	for (line = text; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		*end = '\0';
+		if (!strncmp(line, "note: ", 6)) {
+			snprintf(want, sizeof(want), "\n    \"%s\"", line + 6);
+			ASSERT_HAS(strstr(res.out, "\"notes\":["), want);
+			continue;
+		}
+		if (!strcmp(line, "no findings") || strstr(line, " finding"))
+			continue;
+		n++;
+		/* Escaped as JSON: bytes beyond " and \\, check_json's. */
+		if (line[strspn(line, " !#$%&'()*+,-./0123456789:;<=>?@"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+				"abcdefghijklmnopqrstuvwxyz{|}~\"\\")])
+			continue;
+		for (i = 0, end = want + sprintf(want, ",\"text\":\""); line[i]; i++)
+			end += sprintf(end, "%s%c", strchr("\"\\", line[i]) ? "\\" : "",
+				       line[i]);
+		strcpy(end, "\"}");
+		end = line + strlen(line);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("missing, or out of order: %s", want);
+	}
+	snprintf(want, sizeof(want), "\n  ],\"count\":%d\n}\n", n);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(n, count_of(res.out, "{\"kind\":"));
+	ASSERT_EQ(0, RUN(root, "--json", "check") == code ? 0 : 1);
+	ASSERT_JSON(res.out);
+}
+
+TEST_F(umh, check_json)
+{
+	uint64_t m = B(CAP_SYS_MODULE);
+
+	/* Open: every purpose a finding; hardened: none, exit 0. */
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x");
+	ASSERT_HAS(res.out, "\"per_purpose\":true,\"record\":true,");
+	harden(self->root);
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"findings\":[\n  ],\"notes\":[\n  ],\"count\":0\n}\n");
+
+	/* One bit too wide; bset and inheritable that disagree. */
+	set_bound(self->root, "modprobe", m | B(CAP_KILL), m);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: ceiling exceeds what ");
+	ASSERT_HAS(res.out, "{\"kind\":\"disagree\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: bset and inheritable disagree: only in bset: cap_kill\"}");
+
+	/* The record: unused and refused. */
+	harden(self->root);
+	set_record(self->root, "modprobe", B(CAP_SYS_MODULE), 3);
+	set_bound(self->root, "modprobe", 0, 0);
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"refused\",\"purpose\":\"modprobe\",\"mask\":\"0x10000\",\"mask_caps\":[\"cap_sys_module\"],");
+
+	/* The command line; what it holds escaped, and valid UTF-8. */
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=all:0x1ff,modprobe:0xzz,nocolon,,"
+	    "coredump:z\001\\\377\303\251\n");
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing\"}");
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"all\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: empty item: ");
+	ASSERT_HAS(res.out, "bad hex mask \\\"z\\u0001\\\\\\ufffd\303\251\\\" in item");
+	ASSERT_HAS(res.out, "\"count\":4\n}\n");
+
+	/* Notes: no record; no per-purpose bounds. */
+	put(self->root, "proc/cmdline", "quiet\n");
+	rm_file(self->root, UMH "/used");
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"record\":false,");
+	ASSERT_HAS(res.out, "\"notes\":[\n    \"this kernel keeps no record of what helpers use (no ");
+	unpatch(self->root);
+	set_bound(self->root, NULL, umh_measured_union(), umh_measured_union());
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"per_purpose\":false,");
+	ASSERT_HAS(res.out, "\n    \"per-purpose bounds are not available on this kernel; ");
+
+	/* An error: exit 2, and nothing on stdout. */
+	rm_file(self->root, "proc/cmdline");
+	ASSERT_EQ(2, RUN(self->root, "check", "--json"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "/proc/cmdline: No such file or directory");
+
+	/* As its help says. */
+	ASSERT_EQ(0, RUN(self->root, "check", "--help"));
+	ASSERT_HAS(res.out, "usage: umhcap check [--json]\n");
+	ASSERT_HAS(res.out, "With --json, the same\nfindings and notes as one JSON object, and the same exit status.");
+	ASSERT_HAS(res.out, "\n  --json              machine-readable output\n");
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of umhcap export (export.c, cmdline.c).
+ */
+#include "common.h"
+
+static void expect_sysctl(struct __test_metadata *_metadata,
+			  const char *out, const char *key, uint64_t m)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "%s = %u\t%u\n", key, (uint32_t)m,
+		 (uint32_t)(m >> 32));
+	ASSERT_HAS(out, line);
+}
+
+TEST_F(umh, export_sysctl)
+{
+	uint64_t g = full() & ~B(CAP_SYS_RAWIO);
+	char want[4096];
+
+	set_bound(self->root, NULL, g, g);
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	/* The purposes left open are left out. */
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = %u\t%u\n"
+		 "kernel.usermodehelper.inheritable = %u\t%u\n"
+		 "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
+		 "kernel.usermodehelper.modprobe.inheritable = 0\t0\n",
+		 (uint32_t)g, (uint32_t)(g >> 32),
+		 (uint32_t)g, (uint32_t)(g >> 32));
+	ASSERT_STREQ(want, res.out);
+	expect_sysctl(_metadata, res.out, "kernel.usermodehelper.bset", g);
+}
+
+TEST_F(umh, export_cmdline)
+{
+	char want[2048];
+	size_t i;
+	int n;
+
+	harden(self->root);
+	set_bound(self->root, "other", full(), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	/* The global bound, open, is left out; an open bset is all 64 bits. */
+	n = snprintf(want, sizeof(want), "usermodehelper.bset=");
+	for (i = 0; i < NR_PURPOSES; i++)
+		n += snprintf(want + n, sizeof(want) - n, "%s%s:0x%" PRIx64,
+			      i ? "," : "", purposes[i],
+			      i == NR_PURPOSES - 1 ? UINT64_MAX : need(purposes[i]));
+	n += snprintf(want + n, sizeof(want) - n,
+		      " usermodehelper.inheritable=");
+	for (i = 0; i < NR_PURPOSES; i++)
+		n += snprintf(want + n, sizeof(want) - n, "%s%s:0x%" PRIx64,
+			      i ? "," : "", purposes[i],
+			      i == NR_PURPOSES - 1 ? 0 : need(purposes[i]));
+	snprintf(want + n, sizeof(want) - n, "\n");
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, ",initrd:0x0,");
+	ASSERT_HAS(res.out, ",other:0xffffffffffffffff ");
+	ASSERT_STREQ("", res.err);
+}
+
+TEST_F(umh, export_unpatched_global_only)
+{
+	char want[256];
+
+	unpatch(self->root);
+	set_bound(self->root, NULL, B(CAP_SYS_MODULE), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=all:0x10000 "
+		     "usermodehelper.inheritable=all:0x0\n", res.out);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = 65536\t0\n"
+		 "kernel.usermodehelper.inheritable = 0\t0\n");
+	ASSERT_STREQ(want, res.out);
+}
+
+TEST_F(umh, export_needs_one_mode)
+{
+	ASSERT_EQ(2, RUN(self->root, "export"));
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "--cmdline"));
+	ASSERT_HAS(res.err, "give exactly one");
+}
+
+/*
+ * Open bounds, every capability the kernel knows, as at boot, are left
+ * out; an open bound beside a narrowed one is every bit of the 64, which
+ * keeps a capability a newer kernel adds: the kernel takes it, as check
+ * reads the command line.  Bounds of nothing, one bit, everything.
+ */
+TEST_F(umh, export_open_bounds)
+{
+	char want[1024];
+
+	/* Every bound open. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_STREQ("# every usermode helper bound is open (every capability the kernel\n"
+		     "# knows), as at boot: no bound to narrow\n", res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_STREQ("umhcap: note: every usermode helper bound is open (every capability the kernel knows), as at boot: no usermodehelper.bset= or usermodehelper.inheritable= to give\n",
+		     res.err);
+
+	/* Nothing; one bit; the bset open, the inheritable bound one bit. */
+	set_bound(self->root, "coredump", 0, 0);
+	set_bound(self->root, "uevent", B(CAP_MKNOD), B(CAP_MKNOD));
+	set_bound(self->root, "power", full(), B(CAP_SYS_BOOT));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_STREQ("kernel.usermodehelper.coredump.bset = 0\t0\n"
+		     "kernel.usermodehelper.coredump.inheritable = 0\t0\n"
+		     "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
+		     "kernel.usermodehelper.uevent.inheritable = 134217728\t0\n"
+		     "kernel.usermodehelper.power.bset = 4294967295\t4294967295\n"
+		     "kernel.usermodehelper.power.inheritable = 4194304\t0\n",
+		     res.out);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=coredump:0x0,uevent:0x8000000,"
+		     "power:0xffffffffffffffff usermodehelper.inheritable="
+		     "coredump:0x0,uevent:0x8000000,power:0x400000\n", res.out);
+	ASSERT_STREQ("", res.err);
+
+	/* The kernel takes it: 16 hex digits. */
+	put(self->root, "proc/cmdline", "quiet %s", res.out);
+	RUN(self->root, "check");
+	ASSERT_LACKS(res.out, "cmdline:");
+
+	/* Open but for bits beyond what the kernel knows: open. */
+	set_bound(self->root, "coredump", UINT64_MAX, full());
+	set_bound(self->root, "uevent", full(), full());
+	set_bound(self->root, "power", full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_HAS(res.out, "no bound to narrow\n");
+
+	/* The global bound open beside a narrowed one, and alone. */
+	set_bound(self->root, NULL, B(CAP_KILL), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = 32\t0\n"
+		 "kernel.usermodehelper.inheritable = 4294967295\t4294967295\n");
+	ASSERT_STREQ(want, res.out);
+	unpatch(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=all:0x20 "
+		     "usermodehelper.inheritable=all:0xffffffffffffffff\n",
+		     res.out);
+	set_bound(self->root, NULL, full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	ASSERT_HAS(res.out, "no bound to narrow\n");
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
+
+	/* As its help says. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--help"));
+	ASSERT_HAS(res.out, "A purpose whose bounds are both open\n"
+			    "(every capability the kernel knows, as at boot) is left out; an open\n"
+			    "bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
+			    "capability a newer kernel adds.  With every bound open, --sysctl prints\n"
+			    "a comment that says so, and --cmdline no parameter, with a note on\n"
+			    "stderr.\n");
+}
+
+TEST_F(umh, export_learned_sysctl)
+{
+	uint64_t g = full() & ~B(CAP_SYS_RAWIO);
+	char want[4096];
+
+	learn_scene(self->root);
+	set_bound(self->root, NULL, g, g);
+	set_bound(self->root, "uevent", B(CAP_MKNOD), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
+	/* The idle purposes, left open, are left out. */
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.bset = %u\t%u\n"
+		 "kernel.usermodehelper.inheritable = %u\t%u\n"
+		 "kernel.usermodehelper.modprobe.bset = 65536\t0\n"
+		 "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
+		 "kernel.usermodehelper.coredump.bset = 3\t0\n"
+		 "kernel.usermodehelper.coredump.inheritable = 3\t0\n"
+		 "kernel.usermodehelper.uevent.bset = 134217728\t0\n"
+		 "kernel.usermodehelper.uevent.inheritable = 0\t0\n",
+		 (uint32_t)g, (uint32_t)(g >> 32),
+		 (uint32_t)g, (uint32_t)(g >> 32));
+	ASSERT_STREQ(want, res.out);
+	/* Nothing written: the learned state is only printed. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+TEST_F(umh, export_learned_cmdline)
+{
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	/* The global bound and the idle purposes, open, are left out. */
+	ASSERT_STREQ("usermodehelper.bset=modprobe:0x10000,coredump:0x3 "
+		     "usermodehelper.inheritable=modprobe:0x10000,coredump:0x3\n",
+		     res.out);
+
+	/* --include-idle: idle purposes get what they used, nothing here. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
+			 "--cmdline"));
+	ASSERT_STREQ("usermodehelper.bset=modprobe:0x10000,coredump:0x3,"
+		     "uevent:0x0,request_key:0x0,release_agent:0x0,power:0x0,"
+		     "initrd:0x0,other:0x0 usermodehelper.inheritable="
+		     "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
+		     "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n",
+		     res.out);
+}
+
+/* The sysctl lines of a bound, global when @p is NULL. */
+static int bound_lines(char *buf, size_t len, const char *p, uint64_t bset,
+		       uint64_t inh)
+{
+	return snprintf(buf, len,
+			"kernel.usermodehelper%s%s.bset = %u\t%u\n"
+			"kernel.usermodehelper%s%s.inheritable = %u\t%u\n",
+			p ? "." : "", p ? p : "", (uint32_t)bset,
+			(uint32_t)(bset >> 32), p ? "." : "", p ? p : "",
+			(uint32_t)inh, (uint32_t)(inh >> 32));
+}
+
+/* The gid and uid of a purpose not root, before its bounds. */
+TEST_F(umh, export_identity_sysctl)
+{
+	char want[4096];
+	struct who w;
+	size_t i;
+	int n;
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "initrd", 0, w.other_gid);
+	set_bound(self->root, NULL, B(CAP_KILL), 0);
+	for (i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], B(i), B(i));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	n = bound_lines(want, sizeof(want), NULL, B(CAP_KILL), 0);
+	for (i = 0; i < NR_PURPOSES; i++) {
+		if (!strcmp(purposes[i], "coredump"))
+			n += snprintf(want + n, sizeof(want) - n,
+				      "kernel.usermodehelper.coredump.gid = %u\n"
+				      "kernel.usermodehelper.coredump.uid = %u\n",
+				      w.gid, w.uid);
+		if (!strcmp(purposes[i], "initrd"))
+			n += snprintf(want + n, sizeof(want) - n,
+				      "kernel.usermodehelper.initrd.gid = %u\n"
+				      "kernel.usermodehelper.initrd.uid = 0\n",
+				      w.other_gid);
+		n += bound_lines(want + n, sizeof(want) - n, purposes[i],
+				 B(i), B(i));
+	}
+	ASSERT_STREQ(want, res.out);
+
+	/* Every bound open: the identities, and the comment that says so. */
+	set_bound(self->root, NULL, full(), full());
+	for (i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "# every usermode helper bound is open (every capability the kernel\n"
+		 "# knows), as at boot: no bound to narrow\n"
+		 "kernel.usermodehelper.coredump.gid = %u\n"
+		 "kernel.usermodehelper.coredump.uid = %u\n"
+		 "kernel.usermodehelper.initrd.gid = %u\n"
+		 "kernel.usermodehelper.initrd.uid = 0\n",
+		 w.gid, w.uid, w.other_gid);
+	ASSERT_STREQ(want, res.out);
+}
+
+/* Before the bounds, as all root would print them: gid=, then uid=. */
+TEST_F(umh, export_identity_cmdline)
+{
+	char want[256], *bounds;
+	struct who w;
+
+	WHO(w);
+	harden(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	bounds = strdup(res.out);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "other", w.stranger, w.other_gid);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	snprintf(want, sizeof(want),
+		 "usermodehelper.gid=coredump:%u,other:%u "
+		 "usermodehelper.uid=coredump:%u,other:%u ",
+		 w.gid, w.other_gid, w.uid, w.stranger);
+	ASSERT_EQ(0, strncmp(want, res.out, strlen(want))) TH_LOG("%s", res.out);
+	ASSERT_STREQ(bounds, res.out + strlen(want));
+	free(bounds);
+
+	/* Every bound open: the identities alone, and a note on stderr. */
+	set_bound(self->root, NULL, full(), full());
+	for (size_t i = 0; i < NR_PURPOSES; i++)
+		set_bound(self->root, purposes[i], full(), full());
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	want[strlen(want) - 1] = '\n';
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.err, "umhcap: note: every usermode helper bound is open");
+}
+
+/* Every purpose root: export as on a kernel without identities. */
+TEST_F(umh, export_all_root_unchanged)
+{
+	static const char *const forms[] = { "--sysctl", "--cmdline" };
+	char *with[2];
+	size_t f;
+
+	learn_scene(self->root);
+	for (f = 0; f < ARRAY_SIZE(forms); f++) {
+		ASSERT_EQ(0, RUN(self->root, "export", forms[f]));
+		with[f] = strdup(res.out);
+		ASSERT_LACKS(res.out, "uid");
+		ASSERT_LACKS(res.out, "gid");
+	}
+	no_idents(self->root);
+	for (f = 0; f < ARRAY_SIZE(forms); f++) {
+		ASSERT_EQ(0, RUN(self->root, "export", forms[f]));
+		ASSERT_STREQ(with[f], res.out);
+		free(with[f]);
+	}
+}
+
+/* export --learned: the bounds learned, the identities as they are. */
+TEST_F(umh, export_learned_identity)
+{
+	char want[512];
+	struct who w;
+
+	WHO(w);
+	learn_scene(self->root);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
+	snprintf(want, sizeof(want),
+		 "kernel.usermodehelper.modprobe.inheritable = 65536\t0\n"
+		 "kernel.usermodehelper.coredump.gid = %u\n"
+		 "kernel.usermodehelper.coredump.uid = %u\n"
+		 "kernel.usermodehelper.coredump.bset = 3\t0\n", w.gid, w.uid);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
+	snprintf(want, sizeof(want),
+		 "usermodehelper.gid=coredump:%u usermodehelper.uid=coredump:%u "
+		 "usermodehelper.bset=modprobe:0x10000,", w.gid, w.uid);
+	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
+}

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of umhcap user (user.c).
+ */
+#include "common.h"
+
+TEST_F(umh, user_by_name)
+{
+	struct who w;
+	char want[256];
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "coredump"));
+	snprintf(want, sizeof(want), "coredump: runs as %s\n", who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	for (i = 0; i < NR_PURPOSES; i++)
+		if (strcmp(purposes[i], "coredump"))
+			ASSERT_STREQ(ident(0, 0),
+				     ident_of(self->root, purposes[i]));
+	/* The bounds are left as they were. */
+	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/coredump/bset"));
+	/* A group named: that group, not the user's own. */
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power,coredump",
+			 strcat(strcat(strcpy(want, w.user), ":"), w.other)));
+	ASSERT_STREQ(ident(w.uid, w.other_gid),
+		     ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(w.uid, w.other_gid), ident_of(self->root, "power"));
+	snprintf(want, sizeof(want), "%s(%u):%s(%u)\n", w.user, w.uid,
+		 w.other, w.other_gid);
+	ASSERT_HAS(res.out, want);
+	/* In the order of the purposes, not of -p. */
+	ASSERT_TRUE(strstr(res.out, "coredump: runs as ") == res.out);
+}
+
+TEST_F(umh, user_by_number)
+{
+	char spec[160], want[256];
+	struct who w;
+
+	WHO(w);
+	/* A uid passwd knows: its primary group. */
+	snprintf(spec, sizeof(spec), "%u", w.uid);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "initrd", spec));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "initrd"));
+	snprintf(want, sizeof(want), "initrd: runs as %s\n", who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	/* One it does not know takes a group, by name or by number. */
+	snprintf(spec, sizeof(spec), "%u:%s", w.stranger, w.group);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "initrd", spec));
+	ASSERT_STREQ(ident(w.stranger, w.gid), ident_of(self->root, "initrd"));
+	snprintf(want, sizeof(want), "initrd: runs as %u:%s(%u)\n",
+		 w.stranger, w.group, w.gid);
+	ASSERT_STREQ(want, res.out);
+	snprintf(spec, sizeof(spec), "%s:%u", w.user, w.stranger);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "other", spec));
+	ASSERT_STREQ(ident(w.uid, w.stranger), ident_of(self->root, "other"));
+	snprintf(want, sizeof(want), "other: runs as %s(%u):%u\n", w.user,
+		 w.uid, w.stranger);
+	ASSERT_STREQ(want, res.out);
+}
+
+/* Every purpose, by all. */
+TEST_F(umh, user_all_purposes)
+{
+	struct who w;
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "modprobe,all", w.user));
+	for (i = 0; i < NR_PURPOSES; i++)
+		ASSERT_STREQ(ident(w.uid, w.gid),
+			     ident_of(self->root, purposes[i]));
+	ASSERT_EQ((int)NR_PURPOSES, count_of(res.out, ": runs as "));
+	ASSERT_TRUE(strstr(res.out, "modprobe: runs as ") == res.out);
+}
+
+/* What umhcap user refused, and said; nothing was written. */
+struct refusal {
+	char spec[128];
+	char err[256];
+};
+
+/* A user, group or id that is not there: refused, and nothing written. */
+TEST_F(umh, user_unknown_refused)
+{
+	struct refusal bad[7];
+	char *before, *after;
+	struct who w;
+	size_t i;
+
+	WHO(w);
+	ASSERT_EQ(NULL, getpwnam("umhcap-no-such-user"));
+	ASSERT_EQ(NULL, getgrnam("umhcap-no-such-group"));
+	bad[0] = (struct refusal){ "umhcap-no-such-user",
+		"umhcap: unknown user \"umhcap-no-such-user\": this machine's passwd has no such user; give a user it knows (getent passwd), or a uid\n" };
+	snprintf(bad[1].spec, sizeof(bad[1].spec), "umhcap-no-such-user:%s",
+		 w.group);
+	strcpy(bad[1].err, bad[0].err);
+	snprintf(bad[2].spec, sizeof(bad[2].spec), "%s:umhcap-no-such-group",
+		 w.user);
+	strcpy(bad[2].err, "umhcap: unknown group \"umhcap-no-such-group\": this machine's group file has no such group; give a group it knows (getent group), or a gid\n");
+	snprintf(bad[3].spec, sizeof(bad[3].spec), "%u", w.stranger);
+	snprintf(bad[3].err, sizeof(bad[3].err), "umhcap: uid %u is in no passwd entry, so it has no primary group: name one, %u:GROUP\n",
+		 w.stranger, w.stranger);
+	/* (u32)-1 is no id, and the kernel refuses it. */
+	bad[4] = (struct refusal){ "4294967295",
+		"umhcap: bad user \"4294967295\": an id is a number below 4294967295\n" };
+	bad[5] = (struct refusal){ "99999999999:0",
+		"umhcap: bad user \"99999999999\": an id is a number below 4294967295\n" };
+	bad[6] = (struct refusal){ "0:4294967295",
+		"umhcap: bad group \"4294967295\": an id is a number below 4294967295\n" };
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(2, RUN(self->root, "user", "-p", "modprobe,coredump",
+				 bad[i].spec))
+			TH_LOG("%s", bad[i].spec);
+		strcat(bad[i].err, "umhcap: user: nothing was written\n");
+		EXPECT_STREQ(bad[i].err, res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* How user is used: one line, and nothing written. */
+TEST_F(umh, user_usage)
+{
+	static const char *const runs[][5] = {
+		{ "user", "daemon" },
+		{ "user", "-p", "coredump" },
+		{ "user", "-p", "coredump", "daemon", "root" },
+		{ "user", "-p", "coredump", "daemon:" },
+		{ "user", "-p", "coredump", ":daemon" },
+		{ "user", "-p", "coredump", "" },
+		{ "user", "-p", "coredump,bogus", "daemon" },
+		{ "user", "-p", "coredump,,power", "daemon" },
+	};
+	static const char *const errs[] = {
+		"umhcap: name the purposes with -p; usage: umhcap user -p PURPOSE[,PURPOSE...] [-n] USER[:GROUP]\n",
+		"umhcap: name a user; usage: umhcap user ",
+		"umhcap: unexpected argument \"root\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \"daemon:\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \":daemon\"; usage: umhcap user ",
+		"umhcap: bad USER[:GROUP] \"\"; usage: umhcap user ",
+		"umhcap: unknown purpose \"bogus\"; valid: all modprobe ",
+		"umhcap: empty purpose name in \"coredump,,power\"; separate purposes with one comma, none before the first or after the last\n",
+	};
+	char *before, *after;
+	size_t i;
+
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		EXPECT_EQ(2, run_argv(self->root, true, (const char **)runs[i]))
+			TH_LOG("run %zu", i);
+		EXPECT_EQ(0, strncmp(res.err, errs[i], strlen(errs[i])))
+			TH_LOG("run %zu: want \"%s\" at the start of: %s", i,
+			       errs[i], res.err);
+		EXPECT_EQ(1, count_of(res.err, "\n")) TH_LOG("%s", res.err);
+		EXPECT_STREQ("", res.out);
+	}
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * -n: the files, in the order they would be written, and nothing
+ * written.  Away from root the gid first; back to root the uid first.
+ */
+TEST_F(umh, user_dry_run_writes_nothing)
+{
+	char *before, *after, want[2 * PATH_MAX];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "power", w.uid, w.gid);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-n", "-p", "coredump,power",
+			 w.user));
+	snprintf(want, sizeof(want),
+		 "would write \"%u\" to %s/" UMH "/coredump/gid\n"
+		 "would write \"%u\" to %s/" UMH "/coredump/uid\n"
+		 "coredump: would run as %s\n"
+		 "power: would run as %s already; unchanged\n",
+		 w.gid, self->root, w.uid, self->root, who_str(&w),
+		 who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "user", "--dry-run", "-p", "power",
+			 "root"));
+	snprintf(want, sizeof(want),
+		 "would write \"0\" to %s/" UMH "/power/uid\n"
+		 "would write \"0\" to %s/" UMH "/power/gid\n"
+		 "power: would run as root\n", self->root, self->root);
+	ASSERT_STREQ(want, res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * The order of the writes, seen where the second fails: away from root
+ * the gid is written and the uid is not; back to root, the uid and not
+ * the gid.  Exit 3, and what was written is named.
+ */
+TEST_F(umh, user_write_order)
+{
+	struct who w;
+
+	WHO(w);
+	read_only(self->root, UMH "/coredump/uid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "coredump"));
+	ASSERT_HAS(res.err, "/" UMH "/coredump/uid: Permission denied\n");
+	ASSERT_HAS(res.err, "umhcap: user stopped at coredump, after writing to: coredump (in part); the purposes after coredump were not changed\n");
+	ASSERT_STREQ("", res.out);
+
+	set_ident(self->root, "power", w.uid, w.gid);
+	read_only(self->root, UMH "/power/gid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "power", "root"));
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "power"));
+	ASSERT_HAS(res.err, "/" UMH "/power/gid: Permission denied\n");
+	ASSERT_HAS(res.err, "stopped at power, after writing to: power (in part);");
+}
+
+/* Back to root, by name and by number; what is already so is not written. */
+TEST_F(umh, user_back_to_root)
+{
+	char *before, *after, want[256];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	set_ident(self->root, "uevent", w.uid, 0);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump,uevent", "root"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "uevent"));
+	ASSERT_STREQ("coredump: runs as root\nuevent: runs as root\n", res.out);
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "0"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	/* What is already so: nothing to write. */
+	set_ident(self->root, "power", w.uid, w.gid);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "root:0"));
+	ASSERT_STREQ("coredump: runs as root already; unchanged\n", res.out);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power", w.user));
+	snprintf(want, sizeof(want), "power: runs as %s already; unchanged\n",
+		 who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* A purpose that fails stops the rest; those before it were written. */
+TEST_F(umh, user_partial_failure)
+{
+	struct who w;
+
+	WHO(w);
+	read_only(self->root, UMH "/coredump/gid");
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "modprobe,coredump,power",
+			 w.user));
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "modprobe"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "power"));
+	ASSERT_HAS(res.err, "umhcap: user stopped at coredump, after writing to: modprobe; the purposes after coredump were not changed\n");
+	ASSERT_HAS(res.out, "modprobe: runs as ");
+	ASSERT_LACKS(res.out, "power");
+	/* The first write fails: nothing was written. */
+	read_only(self->root, UMH "/coredump/gid");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "coredump"));
+}
+
+/*
+ * EPERM, as the kernel refuses: what the write needs, and what this
+ * process lacks of it.  Away from root: cap_setpcap, cap_sys_module and
+ * cap_setuid (cap_setgid for the gid); back to root, every capability.
+ */
+TEST_F(umh, user_eperm_explained)
+{
+	char want[PATH_MAX + 256];
+	struct who w;
+
+	WHO(w);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/coredump/uid", 1));
+	drop_caps = B(CAP_SETUID);
+	ASSERT_EQ(3, RUN(self->root, "user", "-p", "coredump", w.user));
+	snprintf(want, sizeof(want), "umhcap: cannot write %s/" UMH
+		 "/coredump/uid: Operation not permitted; needs cap_setuid, cap_setpcap, cap_sys_module, and this process lacks cap_setuid in its effective set; run as root with full capabilities\n",
+		 self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ(ident(0, w.gid), ident_of(self->root, "coredump"));
+	/* Held, but refused: the user namespace is to blame. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "/coredump/uid: Operation not permitted; needs cap_setuid, cap_setpcap, cap_sys_module, which this process holds in its effective set, but not in the initial user namespace: run outside any container or user namespace\n");
+
+	/* Back to root: every capability. */
+	set_ident(self->root, "coredump", w.uid, w.gid);
+	drop_caps = B(CAP_SETUID);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "root"));
+	ASSERT_HAS(res.err, "/coredump/uid: Operation not permitted; needs every capability, and this process lacks ");
+	ASSERT_HAS(res.err, "cap_setuid");
+	ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "coredump"));
+
+	/* The gid, moved away from root: cap_setgid. */
+	set_ident(self->root, "coredump", 0, 0);
+	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/coredump/gid", 1));
+	drop_caps = B(CAP_SETGID) | B(CAP_SYS_MODULE);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.err, "/coredump/gid: Operation not permitted; needs cap_setgid, cap_setpcap, cap_sys_module, and this process lacks cap_setgid, cap_sys_module in its effective set;");
+}
+
+/* A kernel without identities: said plainly, and nothing written. */
+TEST_F(umh, user_without_idents)
+{
+	char *before, *after, want[PATH_MAX + 256];
+
+	no_idents(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+	snprintf(want, sizeof(want), "umhcap: no identities in this kernel (no %s/" UMH
+		 "/modprobe/uid): its helpers run as root, and cannot run as another user; boot a kernel with usermodehelper identities (<purpose>/uid and gid)\n"
+		 "umhcap: user: nothing was written\n", self->root);
+	ASSERT_STREQ(want, res.err);
+	ASSERT_STREQ("", res.out);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(after);
+	/* show says so, and shows no identity. */
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	snprintf(want, sizeof(want), "\nno identities in this kernel (no %s/" UMH
+		 "/modprobe/uid):\nevery helper runs as root.\n", self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_LACKS(res.out, "runs as:");
+	ASSERT_EQ(0, RUN(self->root, "--json", "show"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "\n  ],\"identities\":null\n}\n");
+	/* Without per-purpose bounds, neither. */
+	unpatch(self->root);
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+	ASSERT_HAS(res.err, "umhcap: no identities in this kernel (no ");
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	ASSERT_HAS(res.out, "no identities in this kernel");
+	free(before);
+}
+
+/* An id file that is not a decimal id: an error, and nothing written. */
+TEST_F(umh, ident_malformed)
+{
+	static const char *const bad[] = {
+		"abc\n", "", "-1\n", "4294967295\n", "1 2\n", "0x10\n",
+	};
+	char *before, *after, want[PATH_MAX + 128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		put(self->root, UMH "/power/gid", "%s", bad[i]);
+		before = tree(self->root);
+		snprintf(want, sizeof(want), "umhcap: cannot parse %s/" UMH
+			 "/power/gid: unexpected content \"%.*s\"; expected a decimal id\n",
+			 self->root, (int)strcspn(bad[i], "\n"), bad[i]);
+		EXPECT_EQ(2, RUN(self->root, "show"));
+		EXPECT_STREQ(want, res.err);
+		EXPECT_EQ(2, RUN(self->root, "export", "--sysctl"));
+		EXPECT_EQ(2, RUN(self->root, "user", "-p", "coredump", "1:1"));
+		ASSERT_HAS(res.err, want);
+		ASSERT_HAS(res.err, "umhcap: user: nothing was written\n");
+		after = tree(self->root);
+		EXPECT_STREQ(before, after);
+		free(before);
+		free(after);
+	}
+	/* The largest id the kernel takes is one. */
+	set_ident(self->root, "power", 4294967294U, 4294967294U);
+	ASSERT_EQ(0, RUN(self->root, "show", "power"));
+	ASSERT_HAS(res.out, "  runs as:     4294967294:4294967294\n");
+}
