@@ -211,7 +211,7 @@ boot-$(1)-ident: make-guest $(2)
 boot-$(1)-used: make-guest $(2)
 	$$(STEP) boot-$(1)-used $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-used kunit.enable=0 \
-		UMH_USED_SEED=$$(SEED) umhcap.run=umh/used_test
+		UMH_USED_SEED=$$(SEED) umhcap.run=umh/used_test,umh/refused_test
 # A seeded concurrent stress, in a boot of its own (narrows for good).
 boot-$(1)-stress: make-guest $(2)
 	$$(STEP) boot-$(1)-stress $$(S)/boot.sh $$(call img,$(1)) \
