@@ -80,14 +80,12 @@ kernel-vanilla: make-kernel
 		$(S)/kernel.sh --vanilla vanilla
 umhcap-host: make-kernel
 	$(STEP) --out $(R)/umhcap-host/tests.log umhcap-host \
-		make -s -C $(TOP)/umhcap check \
-		KSFT_DIR=$(K)/src/tools/testing/selftests KSRC=$(K)/src
+		make -s -C $(TOP)/umhcap check
 # umhcap's Debian package, as 'make package' makes it, its host tests run
-# by dh_auto_test on the patched tree; lintian and blhc must pass.  The
-# .deb's path goes to umhcap-deb.path.
+# by dh_auto_test; lintian and blhc must pass.  The .deb's path goes to
+# umhcap-deb.path.
 umhcap-deb: make-kernel
-	$(STEP) --out $(R)/umhcap-deb.path umhcap-deb env KSFT_DIR=$(K)/src/tools/testing/selftests \
-		KSRC=$(K)/src $(S)/package.sh
+	$(STEP) --out $(R)/umhcap-deb.path umhcap-deb $(S)/package.sh
 # Upstream regression: the kernel's own capabilities and sysctl selftests.
 boot-upstream: make-guest
 	$(STEP) boot-upstream $(S)/boot.sh $(call img,patched) \
