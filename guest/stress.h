@@ -20,9 +20,18 @@
 #include <sys/mman.h>
 
 /*
- * The bound files: the global ones, then each purpose's, in the order of
- * the selftests' purpose_names.
+ * The purposes whose bound files the stress and the fuzz write.  The
+ * selftests' one list (umh/purposes.h) comes with the functions that
+ * start each helper, which these programs do not use.
  */
+static const char * const purpose_names[] = {
+	"modprobe", "coredump", "uevent", "request_key", "release_agent",
+	"power", "initrd", "other",
+};
+
+#define NR_PURPOSES	((int)ARRAY_SIZE(purpose_names))
+
+/* The bound files: the global ones, then each purpose's, in that order. */
 #define NSCOPE		(NR_PURPOSES + 1)
 #define NKNOB		(2 * NSCOPE)
 
