@@ -208,7 +208,7 @@ boot-$(1)-redirect: make-guest $(2)
 boot-$(1)-ident: make-guest $(2)
 	$$(STEP) boot-$(1)-ident $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-ident kunit.enable=0 \
-		umhcap.run=umh/ident_test
+		umhcap.run=umh/ident_test,umh/scope_test
 # What helpers use: real helpers of every purpose use capabilities, their
 # grandchildren too, and a seeded storm of them races readers of the
 # record.  In a boot of its own: it fills the record for good.
