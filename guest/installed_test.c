@@ -415,17 +415,34 @@ static int user_ids(const char *user, unsigned int *uid, unsigned int *gid)
 	return 0;
 }
 
+/* Whether the helpers of purpose @i run as @uid:@gid; says if not. */
+static bool runs_as(size_t i, unsigned int uid, unsigned int gid)
+{
+	unsigned int kuid = 0, kgid = 0;
+
+	if (!read_ident(purposes[i].name, "uid", &kuid) &&
+	    !read_ident(purposes[i].name, "gid", &kgid) &&
+	    kuid == uid && kgid == gid)
+		return true;
+	ksft_print_msg("%s: helpers run as %u:%u, not %s (%u:%u)\n",
+		       purposes[i].name, kuid, kgid, purposes[i].user, uid, gid);
+	return false;
+}
+
 /*
  * UMH_INSTALLED_IDENT=1: each judged purpose runs as its user.  The
  * learning boot gives it with umhcap, as an administrator would; the
- * further boots had it from the command line, which is checked.
+ * further boots had it from the command line, which is checked first.
+ * umhcap user runs in those too: it opens what the helpers reach as
+ * their user (the core dump socket), which a boot of the disk's
+ * snapshot does not keep.
  */
 static int set_idents(bool from_boot)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < NR_JUDGED; i++) {
-		unsigned int uid, gid, kuid = 0, kgid = 0;
+		unsigned int uid, gid;
 		char cmd[256];
 
 		if (purposes[i].root_only)
@@ -435,18 +452,17 @@ static int set_idents(bool from_boot)
 			ret = -1;
 			continue;
 		}
+		if (from_boot && !runs_as(i, uid, gid)) {
+			ret = -1;
+			continue;
+		}
 		snprintf(cmd, sizeof(cmd), UMHCAP " user -p %s %s",
 			 purposes[i].name, purposes[i].user);
-		if (!from_boot && system(cmd)) {
+		if (system(cmd)) {
 			ksft_print_msg("%s failed\n", cmd);
 			ret = -1;
 		}
-		if (read_ident(purposes[i].name, "uid", &kuid) ||
-		    read_ident(purposes[i].name, "gid", &kgid) ||
-		    kuid != uid || kgid != gid) {
-			ksft_print_msg("%s: helpers run as %u:%u, not %s (%u:%u)\n",
-				       purposes[i].name, kuid, kgid,
-				       purposes[i].user, uid, gid);
+		if (!runs_as(i, uid, gid)) {
 			ret = -1;
 			continue;
 		}

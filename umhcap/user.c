@@ -8,11 +8,24 @@
  * helpers never run as the user with root's group in between; back to
  * root, the uid first, for the same reason.  What is already so is not
  * written.
+ *
+ * Core dumps: systemd-coredump's helper hands each core to a socket that
+ * Debian's unit opens to root alone (SocketMode=0600).  A helper of its
+ * own user would need CAP_DAC_OVERRIDE to reach it, and that capability
+ * writes every file on the machine.  So user opens the socket to the
+ * helpers' group instead, with a drop-in of the unit for the boots to
+ * come and a chown of the socket for this one: before the helpers change
+ * user, and closed again after they are root once more.  It does so only
+ * for a group no other user is in: any process of the group can hand the
+ * journal a core and its record.
  */
+#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "umhcap.h"
 
@@ -88,8 +101,11 @@ static int primary_group(const struct passwd *pw, const char *user,
 	return -1;
 }
 
-/* USER[:GROUP], GROUP USER's primary group without it. */
-static int resolve(const char *ident, struct umh_ident *to)
+/*
+ * USER[:GROUP], GROUP USER's primary group without it; *@name is the
+ * user's name in passwd, or NULL.
+ */
+static int resolve(const char *ident, struct umh_ident *to, char **name)
 {
 	char *user = umh_xstrdup(ident), *group = strchr(user, ':');
 	const struct passwd *pw;
@@ -100,6 +116,7 @@ static int resolve(const char *ident, struct umh_ident *to)
 	if (!resolve_user(user, &to->uid, &pw))
 		ret = group ? resolve_group(group, &to->gid) :
 			      primary_group(pw, user, to);
+	*name = pw && !ret ? umh_xstrdup(pw->pw_name) : NULL;
 	free(user);
 	return ret;
 }
@@ -147,6 +164,134 @@ static int set_purpose(const struct umh_args *a, int p,
 	return ret;
 }
 
+#define CD_UNIT		"systemd-coredump.socket"
+#define CD_DROPIN_DIR	"/etc/systemd/system/" CD_UNIT ".d"
+#define CD_DROPIN	CD_DROPIN_DIR "/umhcap-user.conf"
+#define CD_SOCKET	"/run/systemd/coredump"
+
+/* Whether the system under @root has systemd-coredump's socket unit. */
+static bool has_cd_unit(const char *root)
+{
+	static const char *const dirs[] = { "/usr/lib", "/lib" };
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%s%s/systemd/system/" CD_UNIT,
+			 root, dirs[i]);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
+/* Whether no user but @user is in group @gid, as a member or by passwd. */
+static bool group_of_its_own(uint32_t gid, const char *user)
+{
+	const struct group *gr = getgrgid(gid);
+	const struct passwd *pw;
+	bool own = gr && gid;
+	char **m;
+
+	for (m = gr ? gr->gr_mem : NULL; own && m && *m; m++)
+		own = user && !strcmp(*m, user);
+	setpwent();
+	while (own && (pw = getpwent()))
+		own = pw->pw_gid != gid || (user && !strcmp(pw->pw_name, user));
+	endpwent();
+	return own;
+}
+
+/*
+ * The live socket's group and mode, if there is one: a change of the
+ * unit takes effect only when the socket is made again.
+ */
+static int chmod_socket(const char *root, uint32_t gid, mode_t mode,
+			bool *live)
+{
+	char *path = umh_xasprintf("%s" CD_SOCKET, root);
+	struct stat st;
+	int ret = 0;
+
+	*live = !lstat(path, &st) && S_ISSOCK(st.st_mode);
+	if (*live && (lchown(path, -1, gid) || chmod(path, mode))) {
+		umh_err("cannot give %s group %u, mode %04o: %s", path, gid,
+			(unsigned int)mode, strerror(errno));
+		ret = -1;
+	}
+	free(path);
+	return ret;
+}
+
+/* Open the socket to @to's group; 0, or -1 after an error (printed). */
+static int open_cd_socket(const struct umh_args *a,
+			  const struct umh_ident *to, const char *user)
+{
+	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
+	char *text = umh_xasprintf("# Written by \"umhcap user -p coredump\": the core dump helpers run as\n"
+				   "# uid %u, gid %u, and reach this socket by their group, with no\n"
+				   "# capability.  \"umhcap user -p coredump root\" removes this file.\n"
+				   "[Socket]\nSocketGroup=%u\nSocketMode=0660\n",
+				   to->uid, to->gid, to->gid);
+	char *under = umh_under_root(), *old = NULL;
+	size_t len;
+	bool live = false, same;
+	int ret = 0;
+
+	same = !umh_read_all(path, 4096, &old, &len) && !strcmp(old, text);
+	if (!group_of_its_own(to->gid, user)) {
+		umh_warn("coredump: " CD_UNIT " is left to root: other users are in group %u, and it would let them hand the journal a core; give the helpers a group of their own, or cap_dac_override to reach it",
+			 to->gid);
+	} else if (a->dry_run) {
+		printf("coredump: would open " CD_UNIT " to group %u%s: %s%s\n",
+		       to->gid, same ? " (already so)" : "", path, under);
+	} else if (chmod_socket(a->root, to->gid, 0660, &live)) {
+		ret = -1;
+	} else if (!same && (umh_mkdirs(a->root, CD_DROPIN_DIR) ||
+			     umh_replace(path, text, strlen(text), 0644, -1,
+					 -1))) {
+		/* The socket as the unit still makes it. */
+		chmod_socket(a->root, 0, 0600, &live);
+		ret = -1;
+	} else {
+		printf("coredump: " CD_UNIT " is open to group %u%s: %s%s%s\n",
+		       to->gid, same ? " already" : "", path, under,
+		       live ? ", and " CD_SOCKET " now" : "");
+	}
+	free(old);
+	free(under);
+	free(text);
+	free(path);
+	return ret;
+}
+
+/* Back to root's alone, if user opened it; 0, or -1 after an error. */
+static int close_cd_socket(const struct umh_args *a)
+{
+	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
+	char *under = umh_under_root();
+	bool live = false;
+	int ret = 0;
+
+	if (access(path, F_OK)) {
+		/* Not user's doing: nothing to undo. */
+	} else if (a->dry_run) {
+		printf("coredump: would close " CD_UNIT " to all but root: remove %s%s\n",
+		       path, under);
+	} else if (unlink(path)) {
+		umh_err("cannot remove %s: %s", path, strerror(errno));
+		ret = -1;
+	} else if (chmod_socket(a->root, 0, 0600, &live)) {
+		ret = -1;
+	} else {
+		printf("coredump: " CD_UNIT " is root's alone again: removed %s%s%s\n",
+		       path, under, live ? ", and " CD_SOCKET " now" : "");
+	}
+	free(under);
+	free(path);
+	return ret;
+}
+
 /* The bounds and identities; the kernel must have identities. */
 static int load(const char *root, struct umh_state *st)
 {
@@ -162,16 +307,24 @@ int cmd_user(const struct umh_args *a)
 {
 	const struct umh_purpose_info *u;
 	bool wrote[UMH_NR] = { false };
+	bool cd = a->sel[UMH_COREDUMP] && has_cd_unit(a->root);
 	struct umh_ident to;
 	struct umh_state st;
+	char *name = NULL;
+	int ret = UMH_EXIT_OK;
 
-	if (resolve(a->ident, &to) || load(a->root, &st)) {
+	if (resolve(a->ident, &to, &name) || load(a->root, &st) ||
+	    (cd && to.uid && open_cd_socket(a, &to, name))) {
 		umh_nothing_written("user");
+		free(name);
 		return UMH_EXIT_ERROR;
 	}
+	free(name);
 	umh_for_each_purpose(u)
 		if (a->sel[u->id] &&
 		    set_purpose(a, u->id, &st.id[u->id], &to, &wrote[u->id]))
 			return umh_write_failed("user", "changed", wrote, u);
-	return UMH_EXIT_OK;
+	if (cd && !to.uid && close_cd_socket(a))
+		ret = UMH_EXIT_PARTIAL;
+	return ret;
 }

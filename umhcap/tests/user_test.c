@@ -4,6 +4,9 @@
  */
 #include "common.h"
 
+#include <sys/socket.h>
+#include <sys/un.h>
+
 TEST_F(umh, user_by_name)
 {
 	struct who w;
@@ -387,4 +390,152 @@ TEST_F(umh, ident_malformed)
 	set_ident(self->root, "power", 4294967294U, 4294967294U);
 	ASSERT_EQ(0, RUN(self->root, "show", "power"));
 	ASSERT_HAS(res.out, "  runs as:     4294967294:4294967294\n");
+}
+
+/* ---- systemd-coredump's socket, opened to the helpers' group */
+
+#define CD_UNIT_FILE	"lib/systemd/system/systemd-coredump.socket"
+#define CD_DROPIN	"etc/systemd/system/systemd-coredump.socket.d/umhcap-user.conf"
+#define CD_SOCKET	"run/systemd/coredump"
+
+/* A listening socket at ROOT/CD_SOCKET, root's alone, as PID 1 makes it. */
+static void cd_socket(const char *root)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char dir[PATH_MAX];
+	int fd, cwd = open(".", O_RDONLY | O_DIRECTORY);
+
+	snprintf(dir, sizeof(dir), "%s/run/systemd", root);
+	mkdir_p(dir);
+	/* A fake root's path may not fit sun_path: bound from its directory. */
+	strcpy(sun.sun_path, "coredump");
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (cwd < 0 || fd < 0 || chdir(dir) ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) || fchdir(cwd) ||
+	    chown(strcat(dir, "/coredump"), 0, 0) || chmod(dir, 0600))
+		abort();
+	close(fd);
+	close(cwd);
+}
+
+/* Whether passwd and group put no user but @user in group @gid. */
+static bool alone_in(gid_t gid, const char *user)
+{
+	const struct group *gr = getgrgid(gid);
+	const struct passwd *pw;
+	bool alone = gr && gid;
+
+	for (char **m = gr ? gr->gr_mem : NULL; alone && *m; m++)
+		alone = !strcmp(*m, user);
+	setpwent();
+	while (alone && (pw = getpwent()))
+		alone = pw->pw_gid != gid || !strcmp(pw->pw_name, user);
+	endpwent();
+	return alone;
+}
+
+static gid_t gid_of(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return lstat(path, &st) ? (gid_t)-1 : st.st_gid;
+}
+
+/*
+ * Away from root, the socket opens to the helpers' group: a drop-in for
+ * the boots to come, and the live socket at once; back to root, both
+ * close.  Without the unit, or for another purpose, nothing of it.
+ */
+TEST_F(umh, user_opens_coredump_socket)
+{
+	char want[2 * PATH_MAX], conf[512];
+	struct who w;
+
+	WHO(w);
+	if (!alone_in(w.gid, w.user))
+		SKIP(return, "%s's group %s has other users here", w.user,
+		     w.group);
+	put(self->root, CD_UNIT_FILE, "[Socket]\nSocketMode=0600\n");
+	cd_socket(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power", w.user));
+	ASSERT_FALSE(exists(self->root, CD_DROPIN));
+
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", w.user));
+	snprintf(want, sizeof(want),
+		 "coredump: systemd-coredump.socket is open to group %u: %s/" CD_DROPIN ", and /run/systemd/coredump now\n"
+		 "coredump: runs as %s\n", w.gid, self->root, who_str(&w));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	snprintf(conf, sizeof(conf), "[Socket]\nSocketGroup=%u\nSocketMode=0660\n",
+		 w.gid);
+	ASSERT_HAS(get(self->root, CD_DROPIN), conf);
+	ASSERT_EQ(0644, mode_of(self->root, CD_DROPIN));
+	ASSERT_EQ(0660, mode_of(self->root, CD_SOCKET));
+	ASSERT_EQ(w.gid, gid_of(self->root, CD_SOCKET));
+	/* Again: the file is as it was, and the command says so. */
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", w.user));
+	ASSERT_HAS(res.out, "is open to group");
+	ASSERT_HAS(res.out, " already: ");
+
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "root"));
+	snprintf(want, sizeof(want),
+		 "coredump: runs as root\n"
+		 "coredump: systemd-coredump.socket is root's alone again: removed %s/" CD_DROPIN ", and /run/systemd/coredump now\n",
+		 self->root);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_FALSE(exists(self->root, CD_DROPIN));
+	ASSERT_EQ(0600, mode_of(self->root, CD_SOCKET));
+	ASSERT_EQ(0u, gid_of(self->root, CD_SOCKET));
+	/* Nothing of user's to undo: nothing said. */
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "root"));
+	ASSERT_STREQ("coredump: runs as root already; unchanged\n", res.out);
+}
+
+/* -n: what it would open, and nothing written. */
+TEST_F(umh, user_coredump_socket_dry_run)
+{
+	char *before, *after;
+	struct who w;
+
+	WHO(w);
+	if (!alone_in(w.gid, w.user))
+		SKIP(return, "%s's group %s has other users here", w.user,
+		     w.group);
+	put(self->root, CD_UNIT_FILE, "[Socket]\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "user", "-n", "-p", "coredump", w.user));
+	ASSERT_HAS(res.out, "coredump: would open systemd-coredump.socket to group ");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * The attacker's road: a group other users are in.  Any process of it
+ * could hand the journal a core, so the socket stays root's; the
+ * helpers' user is set, with a warning that says why.
+ */
+TEST_F(umh, user_coredump_socket_not_to_a_shared_group)
+{
+	char spec[160];
+	struct who w;
+
+	WHO(w);
+	if (alone_in(w.other_gid, w.user))
+		SKIP(return, "group %s has no other user here", w.other);
+	put(self->root, CD_UNIT_FILE, "[Socket]\n");
+	cd_socket(self->root);
+	snprintf(spec, sizeof(spec), "%s:%s", w.user, w.other);
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", spec));
+	ASSERT_HAS(res.err, "systemd-coredump.socket is left to root: other users are in group");
+	ASSERT_FALSE(exists(self->root, CD_DROPIN));
+	ASSERT_EQ(0600, mode_of(self->root, CD_SOCKET));
+	ASSERT_EQ(0u, gid_of(self->root, CD_SOCKET));
+	ASSERT_STREQ(ident(w.uid, w.other_gid), ident_of(self->root, "coredump"));
+	/* Root, its group: not a group of its own either. */
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "nobody:0"));
+	ASSERT_FALSE(exists(self->root, CD_DROPIN));
 }
