@@ -100,7 +100,9 @@ static void caps(uint64_t mask)
  * format of the rows (tbl takes format lines by row: the head has one,
  * its own).  Not adjusted: tbl cannot justify a text block's one-word
  * lines.  A program's path may break after a slash or a hyphen, a
- * package's version after a plus.
+ * package's version after a plus.  The table starts on a new page unless
+ * the page has room for all of it, about 3 lines a row: groff cannot
+ * break a page inside a text block, and warns.
  */
 static void table(void)
 {
@@ -108,6 +110,7 @@ static void table(void)
 	int conf = -1;
 	size_t i;
 
+	printf(".ne %zuv\n", 3 * umh_measured_nr + 6);
 	printf(".na\n.TS\ntab(@);\nlB1 lB1 lB1 rB1 lB.\n"
 	       "purpose@program@T{\nDebian 12 \\%%package\nT}@runs@capabilities\n_\n");
 	for (i = 0; i < umh_measured_nr; i++) {
