@@ -181,7 +181,7 @@ STEPS += $(addprefix boot-$(1)-,$(SUITE))
 boot-$(1)-selftests: make-guest $(2)
 	$$(STEP) boot-$(1)-selftests $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-selftests kunit.filter_glob='umh*' \
-		umhcap.run=guest/harmless_test,umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
+		umhcap.run=guest/harmless_test,umh/module_test,umh/boot_test,umh/bounds_test,umh/purpose_test,umh/trace_test,umhcap/guest_test
 # Bounds from the command line, applied before the first helper.
 boot-$(1)-bootparams: make-guest $(2)
 	$$(STEP) boot-$(1)-bootparams $$(S)/boot.sh $$(call img,$(1)) \

@@ -31,6 +31,7 @@ bison					bison
 flex					flex
 /usr/include/libelf.h			libelf-dev
 /usr/include/openssl/ssl.h		libssl-dev
+openssl					openssl
 /usr/include/sys/capability.h		libcap-dev
 /usr/include/cap-ng.h			libcap-ng-dev
 /usr/include/tracefs/tracefs.h		libtracefs-dev
@@ -76,7 +77,7 @@ DEBDIR=$UMHCAP_BUILD/debs
 # The packages 'make deps' installs.  The table above is what they must
 # provide; check() below holds this list to it.
 PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system-x86 sparse
-ccache gcc binutils make bc bison flex libelf-dev libssl-dev libcap-dev
+ccache gcc binutils make bc bison flex libelf-dev libssl-dev openssl libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
 git rsync kmod python3-ply python3-git python3-docutils mmdebstrap e2fsprogs util-linux coreutils mawk
 systemd libkeyutils1 apt dpkg dpkg-dev build-essential debhelper lintian blhc"

@@ -124,6 +124,8 @@ if [ "$targets" != bzImage ]; then
 	kmake -s INSTALL_MOD_PATH="$obj/modroot" INSTALL_MOD_STRIP=1 \
 		DEPMOD=/usr/sbin/depmod modules_install >/dev/null ||
 		die "modules_install of $name failed"
+	other_key_module "$obj" ||
+		die "cannot sign test_umh.ko of $name with a key of the harness's"
 	pack_modules "$src" "$obj" || die "cannot pack the modules of $name"
 fi
 step "built $name in $(($(date +%s) - start)) s: $(grep -c '^  CC' "$UMHCAP_BUILD/$name/build.log" || true) objects compiled, $(cat "$UMHCAP_BUILD/$name/build.log.objects") in the kernel"

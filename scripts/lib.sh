@@ -61,6 +61,27 @@ elf_libs() {
 		-e 's/^[[:space:]]*\(\/[^ ]*\) (0x.*/\1/p' | sort -u
 }
 
+# OBJ: where the build signed its modules (CONFIG_MODULE_SIG_ALL), sign
+# test_umh.ko again, with a key of the harness's own that the kernel does
+# not hold, made as the build made its own, and install the copy beside
+# the modules as umh-selftest/test_umh-other-key.ko.  module_test has a
+# helper load it.
+other_key_module() {
+	grep -q '^CONFIG_MODULE_SIG_ALL=y' "$1/.config" || return 0
+	ko=$(find "$1" -path "$1/modroot" -prune -o -name test_umh.ko -print)
+	[ -n "$ko" ] || return 0
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$1/.config")
+	key=$1/umh-other-key.pem
+	dir=$1/modroot/lib/modules/$(cat "$1/include/config/kernel.release")/umh-selftest
+	[ -s "$key" ] ||
+		openssl req -new -nodes -utf8 -"$hash" -days 36500 -batch -x509 \
+			-config "$1/certs/x509.genkey" -outform PEM \
+			-out "$key" -keyout "$key" 2>/dev/null || return 1
+	mkdir -p "$dir" &&
+		"$1/scripts/sign-file" "$hash" "$key" "$key" "$ko" \
+			"$dir/test_umh-other-key.ko"
+}
+
 # SRC OBJ: pack OBJ/modroot, where modules_install put a kernel's modules,
 # into OBJ/modules.cpio with the tree's gen_init_cpio.  scripts/boot.sh
 # appends it to the guest's initramfs.
