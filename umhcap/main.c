@@ -120,8 +120,10 @@ static const struct umh_cmd cmds[] = {
 		.run		= cmd_export,
 		.takes		= UMH_TAKES_LEARNED | UMH_TAKES_IDLE |
 				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
-				  UMH_TAKES_THIS_BOOT,
-		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline",
+				  UMH_TAKES_THIS_BOOT | UMH_TAKES_OUTPUT |
+				  UMH_TAKES_DRY_RUN,
+		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline\n"
+				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl -o FILE [-n]",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
@@ -131,7 +133,10 @@ static const struct umh_cmd cmds[] = {
 "bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
 "capability a newer kernel adds.  With every bound open, --sysctl prints\n"
 "a comment that says so, and --cmdline no parameter, with a note on\n"
-"stderr.",
+"stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
+"comment that says what wrote them, when and from what: written whole to\n"
+"a new file, then renamed over FILE, so that on any error FILE is left\n"
+"as it was.",
 	},
 	{
 		.name		= "trace",
@@ -252,8 +257,9 @@ static void usage(void)
 	printf("exit status: 0 ok, 1 findings (check), 2 error (drop, keep, learn\n"
 	       "--apply, user, save, boot: nothing was written; learn, export\n"
 	       "--learned, save, boot: also no record of what helpers use on this\n"
-	       "kernel), 3 drop, keep, learn --apply or user wrote to some purposes,\n"
-	       "then failed\n"
+	       "kernel; or the output could not be written), 3 drop, keep, learn\n"
+	       "--apply or user wrote to some purposes, then failed, or a command\n"
+	       "wrote, then could not write its output\n"
 	       "\n"
 	       "umhcap COMMAND --help: how COMMAND is used, and its options.\n");
 }
@@ -283,7 +289,32 @@ static const char *normalize_root(const char *root)
 	return r;
 }
 
+/* May a->cmd have written something before its output failed? */
+static bool may_have_written(const struct umh_args *a)
+{
+	unsigned int takes = a->cmd->takes;
+
+	return (takes & UMH_TAKES_DRY_RUN) && !a->dry_run &&
+	       (!(takes & UMH_TAKES_APPLY) || a->apply) &&
+	       (!(takes & UMH_TAKES_OUTPUT) || a->output);
+}
+
+/* Set once the command itself runs, past its options and --help */
+static bool ran;
+
+static int run(int argc, char **argv, struct umh_args *a);
+
+/* Every path out goes through umh_exit_status(): stdout must be out. */
 int main(int argc, char **argv)
+{
+	struct umh_args a = { 0 };
+	int ret = run(argc, argv, &a);
+
+	return umh_exit_status(ret, ran && ret == UMH_EXIT_OK &&
+			       may_have_written(&a));
+}
+
+static int run(int argc, char **argv, struct umh_args *a)
 {
 	/* The keys of the options that have no letter. */
 	enum { OPT_ROOT = 0x100, OPT_JSON, OPT_VERSION };
@@ -298,7 +329,6 @@ int main(int argc, char **argv)
 	static const char shorts[] = "+:xh";
 	char *dflt[] = { (char *)cmds[0].name, NULL };
 	const char *root = getenv("UMHCAP_ROOT"), *root_from = "UMHCAP_ROOT";
-	struct umh_args a = { 0 };
 	char json[64];
 	int c, ret;
 
@@ -311,10 +341,10 @@ int main(int argc, char **argv)
 			root_from = "--root";
 			break;
 		case 'x':
-			a.hex = true;
+			a->hex = true;
 			break;
 		case OPT_JSON:
-			a.json = true;
+			a->json = true;
 			break;
 		case 'h':
 			usage();
@@ -333,21 +363,22 @@ int main(int argc, char **argv)
 		argc = 1;
 		argv = dflt;
 	}
-	a.cmd = find_cmd(argv[0]);
-	if (!a.cmd) {
+	a->cmd = find_cmd(argv[0]);
+	if (!a->cmd) {
 		umh_err("unknown command \"%s\"; see umhcap --help", argv[0]);
 		return UMH_EXIT_ERROR;
 	}
-	a.root = normalize_root(root);
-	umh_msg_root(a.root, root_from);
-	ret = umh_args_parse(&a, argc, argv);
+	a->root = normalize_root(root);
+	umh_msg_root(a->root, root_from);
+	ret = umh_args_parse(a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;
-	if (a.json && !(a.cmd->takes & UMH_TAKES_JSON)) {
+	if (a->json && !(a->cmd->takes & UMH_TAKES_JSON)) {
 		umh_err("--json is not supported by %s; only %s print JSON",
-			a.cmd->name, names_taking(UMH_TAKES_JSON, " and ",
+			a->cmd->name, names_taking(UMH_TAKES_JSON, " and ",
 						  json, sizeof(json)));
 		return UMH_EXIT_ERROR;
 	}
-	return a.cmd->run(&a);
+	ran = true;
+	return a->cmd->run(a);
 }

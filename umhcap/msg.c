@@ -6,6 +6,7 @@
  * write name, when it is not /.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,25 @@ void umh_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("note: ", fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The exit status of a command that returned @ret, once what stdout holds
+ * is out.  A write to stdout that failed, to a full disk or a file that
+ * cannot grow, fails the command, as it fails sysctl, so that
+ * "umhcap show > FILE" never exits 0 with FILE cut short.  @wrote: the
+ * command may have written before, so the status says so (3).
+ */
+int umh_exit_status(int ret, bool wrote)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return ret;
+	umh_err("cannot write the output: %s",
+		errno ? strerror(errno) : "a write to it failed");
+	if (ret != UMH_EXIT_OK && ret != UMH_EXIT_FINDINGS)
+		return ret;
+	return wrote ? UMH_EXIT_PARTIAL : UMH_EXIT_ERROR;
 }
 
 /* The root writes go under, and where it came from; "" is /. */

@@ -68,6 +68,8 @@ static const struct option_info options[] = {
 	  "this boot's record only: merge no saved boot" },
 	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
 	  "saved boots in DIR/boots, not " UMH_STATE_DIR "/boots" },
+	{ UMH_TAKES_OUTPUT,	'o',		"output",	"FILE",
+	  "write FILE whole, or leave it as it was (with --sysctl)" },
 	{ 0,			'h',		"help",		NULL,
 	  "this help" },
 };
@@ -385,15 +387,18 @@ static int parse_ident(struct umh_args *a, int n, char **args)
 	return a->ident ? 0 : -1;
 }
 
-/* --state-dir DIR: absolute, as every path umhcap takes under --root. */
-static int parse_state_dir(const char *arg, const char **dir)
+/*
+ * --state-dir DIR, -o FILE (@opt): absolute, as every path umhcap takes
+ * under --root.
+ */
+static int parse_path(const char *opt, const char *arg, const char **dir)
 {
 	char *d;
 	size_t len;
 
 	if (arg[0] != '/') {
-		umh_err("bad --state-dir \"%s\": give an absolute path (it is taken under --root)",
-			arg);
+		umh_err("bad %s \"%s\": give an absolute path (it is taken under --root)",
+			opt, arg);
 		return -1;
 	}
 	d = umh_xstrdup(arg);
@@ -486,7 +491,11 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			a->json = true;
 			break;
 		case OPT_STATE_DIR:
-			if (parse_state_dir(optarg, &a->state_dir))
+			if (parse_path("--state-dir", optarg, &a->state_dir))
+				return -1;
+			break;
+		case 'o':
+			if (parse_path("-o", optarg, &a->output))
 				return -1;
 			break;
 		case OPT_THIS_BOOT:

@@ -1169,8 +1169,12 @@ static bool emit(struct trace *t, struct tep_record *rec)
 {
 	if (!handle_record(t, rec))
 		return false;
-	if (fflush(stdout) == EOF)
-		return true;	/* EPIPE: the reader went away */
+	if (fflush(stdout) == EOF) {
+		/* EPIPE: the reader went away, the end it chose; not ENOSPC */
+		if (errno == EPIPE)
+			clearerr(stdout);
+		return true;
+	}
 	return t->count > 0 && --t->count == 0;
 }
 

@@ -134,6 +134,7 @@ void umh_note(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
 void umh_msg_root(const char *root, const char *from);
 char *umh_under_root(void);
+int umh_exit_status(int ret, bool wrote);
 void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
@@ -314,6 +315,7 @@ enum {
 	UMH_TAKES_STATE_DIR	= 1 << 13,	/* --state-dir DIR */
 	UMH_TAKES_THIS_BOOT	= 1 << 14,	/* --this-boot */
 	UMH_TAKES_LOADER	= 1 << 15,	/* --grub, --kernel-install */
+	UMH_TAKES_OUTPUT	= 1 << 16,	/* -o, --output FILE */
 };
 
 struct umh_args;
@@ -350,6 +352,7 @@ struct umh_args {
 	bool this_boot;		/* --this-boot */
 	bool grub;		/* --grub */
 	bool kernel_install;	/* --kernel-install */
+	const char *output;	/* -o, --output FILE; NULL without it */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);

@@ -33,6 +33,7 @@ struct result res;
 uint64_t drop_caps;
 /* The argv[0] of the next umhcap run; NULL: the binary's path. */
 const char *argv0;
+const char *out_to;
 /*
  * Messages about a write name a root other than /: " under root ROOT
  * (--root)".  The tests of other things take it out of what umhcap
@@ -332,6 +333,8 @@ int run_argv(const char *root, bool with_root, const char *args[])
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		if (out_to)
+			out = open(out_to, O_WRONLY | O_CLOEXEC);
 		dup2(out, 1);
 		dup2(err, 2);
 		if (with_root)
@@ -346,6 +349,7 @@ int run_argv(const char *root, bool with_root, const char *args[])
 	waitpid(pid, &status, 0);
 	drop_caps = 0;
 	argv0 = NULL;
+	out_to = NULL;
 	slurp(out, res.out, sizeof(res.out));
 	slurp(err, res.err, sizeof(res.err));
 	if (with_root && !see_root) {

@@ -85,6 +85,8 @@ extern struct result res;
 extern uint64_t drop_caps;
 /* The argv[0] of the next umhcap run; NULL: the binary's path. */
 extern const char *argv0;
+/* The next RUN's stdout: this file, such as /dev/full, not one it reads */
+extern const char *out_to;
 /*
  * Messages about a write name a root other than /: " under root ROOT
  * (--root)".  The tests of other things take it out of what umhcap

@@ -161,7 +161,10 @@ TEST_F(umh, export_open_bounds)
 			    "bound beside a narrowed one is given as all 64 bits, so that it keeps a\n"
 			    "capability a newer kernel adds.  With every bound open, --sysctl prints\n"
 			    "a comment that says so, and --cmdline no parameter, with a note on\n"
-			    "stderr.\n");
+			    "stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
+			    "comment that says what wrote them, when and from what: written whole to\n"
+			    "a new file, then renamed over FILE, so that on any error FILE is left\n"
+			    "as it was.\n");
 }
 
 TEST_F(umh, export_learned_sysctl)
@@ -344,4 +347,122 @@ TEST_F(umh, export_learned_identity)
 		 "usermodehelper.gid=coredump:%u usermodehelper.uid=coredump:%u "
 		 "usermodehelper.bset=modprobe:0x10000,", w.gid, w.uid);
 	ASSERT_EQ(0, strncmp(res.out, want, strlen(want))) TH_LOG("%s", res.out);
+}
+
+#define SYSCTL_CONF	"etc/sysctl.d/50-umhcap.conf"
+
+/* The names in ROOT/etc/sysctl.d and what SYSCTL_CONF holds, into @buf */
+static void conf_state(const char *root, char *buf, size_t size)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	size_t len;
+	DIR *d;
+
+	len = snprintf(buf, size, "%s|", get(root, SYSCTL_CONF));
+	snprintf(dir, sizeof(dir), "%s/etc/sysctl.d", root);
+	d = opendir(dir);
+	while (d && (e = readdir(d)) && len < size)
+		len += snprintf(buf + len, size - len, "%s;", e->d_name);
+	if (d)
+		closedir(d);
+	snprintf(dir, sizeof(dir), "%s/etc/nowhere", root);
+	if (len < size)
+		snprintf(buf + len, size - len, "|%d", access(dir, F_OK));
+}
+
+/*
+ * -o FILE: the lines export prints, under a comment that says what wrote
+ * them, when and from what, in FILE under the root, mode 0644.
+ */
+TEST_F(umh, export_to_file)
+{
+	char lines[1 << 16], path[PATH_MAX];
+	const char *text;
+	struct stat st;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	snprintf(lines, sizeof(lines), "%s", res.out);
+	put(self->root, SYSCTL_CONF, "kernel.usermodehelper.bset = 0\t0\n");
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_STREQ("", res.err);
+	ASSERT_HAS(res.out, "wrote /" SYSCTL_CONF ": the bounds as they were at ");
+	text = get(self->root, SYSCTL_CONF);
+	ASSERT_EQ(0, strncmp(text, "# Written by umhcap export at ", 30));
+	ASSERT_HAS(text, "# bounds of usermode helpers as they were at ");
+	ASSERT_HAS(text, lines);
+	ASSERT_EQ(0, strcmp(text + strlen(text) - strlen(lines), lines));
+	snprintf(path, sizeof(path), "%s/" SYSCTL_CONF, self->root);
+	ASSERT_EQ(0, stat(path, &st));
+	ASSERT_EQ(0644U, st.st_mode & 07777);
+
+	/* Learned, it says from which boots. */
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_HAS(get(self->root, SYSCTL_CONF),
+		   "# bounds of usermode helpers learned from this boot only");
+}
+
+/*
+ * An export that fails leaves FILE as it was, where "> FILE" empties it:
+ * no record of what helpers use, a directory that cannot take a file.
+ */
+TEST_F(umh, export_to_file_keeps_it_on_failure)
+{
+	char before[8192], after[8192];
+
+	learn_scene(self->root);
+	rm_file(self->root, UMH "/used");
+	put(self->root, SYSCTL_CONF, "kernel.usermodehelper.bset = 0\t0\n");
+	conf_state(self->root, before, sizeof(before));
+	ASSERT_EQ(2, RUN(self->root, "export", "--learned", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_HAS(res.err, "keeps no record of what usermode helpers use");
+	ASSERT_STREQ("", res.out);
+	conf_state(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+
+	/* A missing directory: nothing made, no file left behind. */
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-o",
+			 "/etc/nowhere/50-umhcap.conf"));
+	ASSERT_HAS(res.err, "/etc/nowhere/50-umhcap.conf: cannot create a file in ");
+	conf_state(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+}
+
+/* -n says what it would write, and writes nothing. */
+TEST_F(umh, export_to_file_dry_run)
+{
+	char before[8192], after[8192];
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	put(self->root, SYSCTL_CONF, "old\n");
+	conf_state(self->root, before, sizeof(before));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF, "-n"));
+	ASSERT_HAS(res.out, "# Written by umhcap export at ");
+	ASSERT_HAS(res.out, "kernel.usermodehelper.modprobe.bset = 65536\t0\n");
+	ASSERT_HAS(res.out, "-n, nothing written: would write the above to /" SYSCTL_CONF "\n");
+	conf_state(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+}
+
+/* -o takes an absolute path, and goes with --sysctl; -n goes with -o. */
+TEST_F(umh, export_to_file_refuses_bad_use)
+{
+	char before[8192], after[8192];
+
+	conf_state(self->root, before, sizeof(before));
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-o", "50-umhcap.conf"));
+	ASSERT_HAS(res.err, "bad -o \"50-umhcap.conf\": give an absolute path");
+	ASSERT_EQ(2, RUN(self->root, "export", "--cmdline", "-o", "/etc/x"));
+	ASSERT_HAS(res.err, "-o goes with --sysctl");
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-n"));
+	ASSERT_HAS(res.err, "-n goes with -o");
+	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-o"));
+	conf_state(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
 }

@@ -591,3 +591,43 @@ TEST_F(umh, dry_run_everywhere)
 	free(before);
 	free(after);
 }
+
+/*
+ * A write to stdout that fails fails the command, with a message, as it
+ * fails sysctl: each command that reports, --help, and a command that
+ * wrote before its output failed (3).
+ */
+TEST_F(umh, output_that_cannot_be_written)
+{
+	static const char *const runs[][6] = {
+		{ "show" }, { "--json", "show" }, { "show", "-x" },
+		{ "policy" }, { "learn" }, { "--json", "learn" },
+		{ "check" }, { "export", "--sysctl" }, { "export", "--cmdline" },
+		{ "--help" }, { "show", "--help" }, { "--version" },
+		{ "drop", "-n", "-p", "modprobe", "cap_sys_module" },
+	};
+	static const char full_msg[] =
+		"umhcap: cannot write the output: No space left on device\n";
+	size_t i;
+	int rc;
+
+	if (access("/dev/full", W_OK))
+		SKIP(return, "no /dev/full to write to");
+	learn_scene(self->root);
+	/* So that export --cmdline has something to print */
+	set_bound(self->root, "uevent", B(CAP_MKNOD), B(CAP_MKNOD));
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		out_to = "/dev/full";
+		rc = run_argv(self->root, true, (const char **)runs[i]);
+		if (rc != 2 || !strstr(res.err, full_msg))
+			TH_LOG("umhcap %s %s: exit %d, stderr:\n%s", runs[i][0],
+			       runs[i][1] ?: "", rc, res.err);
+		EXPECT_EQ(2, rc);
+		EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	}
+	/* Written, then the output lost: 3, and the bound is narrowed. */
+	out_to = "/dev/full";
+	EXPECT_EQ(3, RUN(self->root, "drop", "-p", "modprobe", "cap_sys_module"));
+	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_STRNE(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
