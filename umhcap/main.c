@@ -245,7 +245,7 @@ static void usage(void)
 	printf("\n"
 	       "options:\n"
 	       "  --root DIR      prefix for every path umhcap uses (env UMHCAP_ROOT); each\n"
-	       "                  line about a write names it\n"
+	       "                  line about a write names it; empty is an error\n"
 	       "  -x              also print hex masks (%s)\n"
 	       "  --json          machine-readable output (%s)\n"
 	       "  -h, --help      this help\n"
@@ -362,6 +362,15 @@ static int run(int argc, char **argv, struct umh_args *a)
 	if (!argc) {
 		argc = 1;
 		argv = dflt;
+	}
+	/*
+	 * An empty root is a mistake, not /: a script's unset $IMG would
+	 * otherwise narrow the running kernel.  --root / says / outright.
+	 */
+	if (root && !*root) {
+		umh_err("empty %s: give the root directory, or / for this machine",
+			root_from);
+		return UMH_EXIT_ERROR;
 	}
 	a->cmd = find_cmd(argv[0]);
 	if (!a->cmd) {

@@ -544,7 +544,7 @@ TEST_F(umh, writes_name_the_root)
 	/* As the help says. */
 	ASSERT_EQ(0, RUN(self->root, "--help"));
 	ASSERT_HAS(res.out, "(env UMHCAP_ROOT); each\n"
-			    "                  line about a write names it\n");
+			    "                  line about a write names it; empty is an error\n");
 	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
 	ASSERT_HAS(res.out, "\nUnder a root other than / (--root DIR, or UMHCAP_ROOT), each line\n");
 }
@@ -630,4 +630,31 @@ TEST_F(umh, output_that_cannot_be_written)
 	EXPECT_EQ(3, RUN(self->root, "drop", "-p", "modprobe", "cap_sys_module"));
 	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
 	EXPECT_STRNE(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+}
+
+/*
+ * An empty --root or UMHCAP_ROOT, as a script's unset variable gives, is
+ * an error and touches nothing; --root / is this machine, said outright.
+ */
+TEST_F(umh, empty_root_refused)
+{
+	char before[4096];
+
+	snprintf(before, sizeof(before), "%s", get(self->root, UMH "/bset"));
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){
+		"--root", "", "drop", "-n", "cap_kill", NULL }));
+	ASSERT_STREQ("umhcap: empty --root: give the root directory, or / for this machine\n",
+		     res.err);
+	ASSERT_STREQ("", res.out);
+	setenv("UMHCAP_ROOT", "", 1);
+	ASSERT_EQ(2, run_argv(NULL, false, (const char *[]){ "show", NULL }));
+	unsetenv("UMHCAP_ROOT");
+	ASSERT_STREQ("umhcap: empty UMHCAP_ROOT: give the root directory, or / for this machine\n",
+		     res.err);
+	/* --root wins over the environment, as before */
+	setenv("UMHCAP_ROOT", "", 1);
+	ASSERT_EQ(0, run_argv(NULL, false, (const char *[]){
+		"--root", self->root, "show", NULL }));
+	unsetenv("UMHCAP_ROOT");
+	ASSERT_STREQ(before, get(self->root, UMH "/bset"));
 }
