@@ -379,6 +379,7 @@ static int run(int argc, char **argv, struct umh_args *a)
 	}
 	a->root = normalize_root(root);
 	umh_msg_root(a->root, root_from);
+	umh_names_root(a->root);
 	ret = umh_args_parse(a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;

@@ -91,8 +91,8 @@ void umh_print_json_string(const char *s)
  */
 char *umh_id_format(bool gid, uint32_t id)
 {
-	const struct group *gr = gid ? getgrgid(id) : NULL;
-	const struct passwd *pw = gid ? NULL : getpwuid(id);
+	const struct group *gr = gid ? umh_getgrgid(id) : NULL;
+	const struct passwd *pw = gid ? NULL : umh_getpwuid(id);
 	const char *name = gr ? gr->gr_name : pw ? pw->pw_name : NULL;
 
 	return name ? umh_xasprintf("%s(%u)", name, id) :

@@ -289,6 +289,17 @@ char *umh_ident_format(const struct umh_ident *id);
 void umh_print_ident(const char *label, const struct umh_ident *id);
 void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR]);
 
+/* names.c: users and groups, this machine's or, under --root, the root's */
+struct passwd;
+struct group;
+void umh_names_root(const char *root);
+void umh_unknown_name(const char *what, const char *name);
+const struct passwd *umh_getpwnam(const char *name);
+const struct passwd *umh_getpwuid(uint32_t uid);
+const struct group *umh_getgrnam(const char *name);
+const struct group *umh_getgrgid(uint32_t gid);
+const struct passwd *umh_pw_next(void);
+
 /* cmdline.c */
 bool umh_cmdline_print(FILE *f, const struct umh_state *st);
 char *umh_cmdline_format(const struct umh_state *st);

@@ -59,13 +59,12 @@ static int resolve_user(const char *user, uint32_t *uid,
 	if (is_number(user)) {
 		if (parse_id("user", user, uid))
 			return -1;
-		*pw = getpwuid(*uid);
+		*pw = umh_getpwuid(*uid);
 		return 0;
 	}
-	*pw = getpwnam(user);
+	*pw = umh_getpwnam(user);
 	if (!*pw) {
-		umh_err("unknown user \"%s\": this machine's passwd has no such user; give a user it knows (getent passwd), or a uid",
-			user);
+		umh_unknown_name("user", user);
 		return -1;
 	}
 	*uid = (*pw)->pw_uid;
@@ -78,10 +77,9 @@ static int resolve_group(const char *group, uint32_t *gid)
 
 	if (is_number(group))
 		return parse_id("group", group, gid);
-	gr = getgrnam(group);
+	gr = umh_getgrnam(group);
 	if (!gr) {
-		umh_err("unknown group \"%s\": this machine's group file has no such group; give a group it knows (getent group), or a gid",
-			group);
+		umh_unknown_name("group", group);
 		return -1;
 	}
 	*gid = gr->gr_gid;
@@ -188,17 +186,16 @@ static bool has_cd_unit(const char *root)
 /* Whether no user but @user is in group @gid, as a member or by passwd. */
 static bool group_of_its_own(uint32_t gid, const char *user)
 {
-	const struct group *gr = getgrgid(gid);
+	const struct group *gr = umh_getgrgid(gid);
 	const struct passwd *pw;
 	bool own = gr && gid;
 	char **m;
 
 	for (m = gr ? gr->gr_mem : NULL; own && m && *m; m++)
 		own = user && !strcmp(*m, user);
-	setpwent();
-	while (own && (pw = getpwent()))
-		own = pw->pw_gid != gid || (user && !strcmp(pw->pw_name, user));
-	endpwent();
+	while ((pw = umh_pw_next()))
+		own = own && (pw->pw_gid != gid ||
+			      (user && !strcmp(pw->pw_name, user)));
 	return own;
 }
 

@@ -385,6 +385,9 @@ FIXTURE_SETUP(umh)
 	}
 	put(self->root, "proc/cmdline",
 	    "BOOT_IMAGE=/vmlinuz root=/dev/vda console=ttyS0\n");
+	/* Under --root, names are the root's: this machine's, copied. */
+	put(self->root, "etc/passwd", "%s", slurp_file("/etc/passwd") ?: "");
+	put(self->root, "etc/group", "%s", slurp_file("/etc/group") ?: "");
 	put(self->root, BOOT_ID_FILE, "%s\n", THIS_BOOT);
 	fake_tracefs(self->root, TFS);
 }

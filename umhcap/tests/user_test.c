@@ -83,7 +83,7 @@ TEST_F(umh, user_all_purposes)
 /* What umhcap user refused, and said; nothing was written. */
 struct refusal {
 	char spec[128];
-	char err[256];
+	char err[512];
 };
 
 /* A user, group or id that is not there: refused, and nothing written. */
@@ -97,14 +97,19 @@ TEST_F(umh, user_unknown_refused)
 	WHO(w);
 	ASSERT_EQ(NULL, getpwnam("umhcap-no-such-user"));
 	ASSERT_EQ(NULL, getgrnam("umhcap-no-such-group"));
-	bad[0] = (struct refusal){ "umhcap-no-such-user",
-		"umhcap: unknown user \"umhcap-no-such-user\": this machine's passwd has no such user; give a user it knows (getent passwd), or a uid\n" };
+	/* Under --root, the root's passwd and group, which say so */
+	bad[0] = (struct refusal){ "umhcap-no-such-user", "" };
+	snprintf(bad[0].err, sizeof(bad[0].err),
+		 "umhcap: unknown user \"umhcap-no-such-user\": %s/etc/passwd has no such user (under --root, names are the root's); give a user it knows, or a uid\n",
+		 self->root);
 	snprintf(bad[1].spec, sizeof(bad[1].spec), "umhcap-no-such-user:%s",
 		 w.group);
 	strcpy(bad[1].err, bad[0].err);
 	snprintf(bad[2].spec, sizeof(bad[2].spec), "%s:umhcap-no-such-group",
 		 w.user);
-	strcpy(bad[2].err, "umhcap: unknown group \"umhcap-no-such-group\": this machine's group file has no such group; give a group it knows (getent group), or a gid\n");
+	snprintf(bad[2].err, sizeof(bad[2].err),
+		 "umhcap: unknown group \"umhcap-no-such-group\": %s/etc/group has no such group (under --root, names are the root's); give a group it knows, or a gid\n",
+		 self->root);
 	snprintf(bad[3].spec, sizeof(bad[3].spec), "%u", w.stranger);
 	snprintf(bad[3].err, sizeof(bad[3].err), "umhcap: uid %u is in no passwd entry, so it has no primary group: name one, %u:GROUP\n",
 		 w.stranger, w.stranger);
@@ -538,4 +543,34 @@ TEST_F(umh, user_coredump_socket_not_to_a_shared_group)
 	/* Root, its group: not a group of its own either. */
 	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump", "nobody:0"));
 	ASSERT_FALSE(exists(self->root, CD_DROPIN));
+}
+
+/*
+ * Under --root, names are the root's: a user only the root's passwd has
+ * is found, with its primary group from the root's passwd and shown by
+ * the root's names; a user only this machine has is not.
+ */
+TEST_F(umh, user_names_from_the_root)
+{
+	char want[PATH_MAX + 128];
+
+	ASSERT_EQ(NULL, getpwnam("umhcap-image-only"));
+	ASSERT_NE(NULL, getpwnam("daemon"));
+	put(self->root, "etc/passwd",
+	    "root:x:0:0:root:/root:/bin/sh\n"
+	    "umhcap-image-only:x:4321:4322::/nonexistent:/usr/sbin/nologin\n");
+	put(self->root, "etc/group", "root:x:0:\numhcap-image-only:x:4322:\n");
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "coredump",
+			 "umhcap-image-only"));
+	ASSERT_STREQ("4321\n", get(self->root, UMH "/coredump/uid"));
+	ASSERT_STREQ("4322\n", get(self->root, UMH "/coredump/gid"));
+	ASSERT_EQ(0, RUN(self->root, "show", "coredump"));
+	ASSERT_HAS(res.out, "umhcap-image-only(4321):umhcap-image-only(4322)");
+
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "power", "daemon"));
+	snprintf(want, sizeof(want),
+		 "umhcap: unknown user \"daemon\": %s/etc/passwd has no such user",
+		 self->root);
+	ASSERT_HAS(res.err, want);
+	ASSERT_STREQ("0\n", get(self->root, UMH "/power/uid"));
 }
