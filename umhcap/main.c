@@ -14,7 +14,7 @@
 
 /* drop and keep take the same. */
 #define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | UMH_TAKES_CAPS)
-#define SET_SYNOPSIS	"[-p PURPOSE[,PURPOSE...]] [-n] CAP..."
+#define SET_SYNOPSIS	"-p PURPOSE[,PURPOSE...] [-n] CAP..."
 
 /* In the order umhcap --help lists them; the first is the default. */
 static const struct umh_cmd cmds[] = {
@@ -39,9 +39,9 @@ static const struct umh_cmd cmds[] = {
 		.summary	= "clear capabilities from a bound",
 		.about		=
 "Clear the capabilities named from the bset and the inheritable bound of\n"
-"each purpose named, or of the global bound, then read both back to\n"
-"verify.  drop all narrows them to nothing.  Every argument is checked,\n"
-"and every bound read, before anything is written.",
+"each purpose named with -p, or of the global bound with -p all, then\n"
+"read both back to verify.  drop all narrows them to nothing.  Every\n"
+"argument is checked, and every bound read, before anything is written.",
 	},
 	{
 		.name		= "keep",
@@ -50,9 +50,9 @@ static const struct umh_cmd cmds[] = {
 		.synopsis	= SET_SYNOPSIS,
 		.summary	= "narrow a bound to exactly CAP...",
 		.about		=
-"Narrow the bset and the inheritable bound of each purpose named, or of\n"
-"the global bound, to exactly the capabilities named, then read both back\n"
-"to verify.  Each must still be in the bset: a bound is only ever\n"
+"Narrow the bset and the inheritable bound of each purpose named with\n"
+"-p, or of the global bound with -p all, to exactly the capabilities\n"
+"named, then read both back to verify.  Each must still be in the bset: a bound is only ever\n"
 "narrowed; keep all leaves a bound as it is, keep none narrows it to\n"
 "nothing.  Every argument is checked, and every bound read, before\n"
 "anything is written.",

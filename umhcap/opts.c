@@ -39,7 +39,7 @@ struct option_info {
 /* Every option of every command, in the order a command's help has them. */
 static const struct option_info options[] = {
 	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSES",
-	  "comma-separated bounds to change; all: global (default)" },
+	  "comma-separated bounds to change; all: the global bound" },
 	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
 	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
@@ -415,8 +415,11 @@ static int parse_operands(struct umh_args *a, int n, char **args)
 	int i, p;
 
 	if (a->cmd->takes & UMH_TAKES_CAPS) {
-		/* drop and keep without -p: the global bound. */
-		a->sel[UMH_ALL] |= !a->named;
+		/* The global bound, the widest, only when named: -p all. */
+		if (!a->named) {
+			umh_usage_error(a->cmd, "give -p: -p PURPOSE[,PURPOSE...] for purposes, -p all for the global bound, which every helper is under");
+			return -1;
+		}
 		return parse_caps(a, n, args, &a->caps);
 	}
 	if (a->cmd->takes & UMH_TAKES_IDENT)

@@ -8,7 +8,7 @@ TEST_F(umh, drop_global)
 {
 	uint64_t want = full() & ~B(CAP_SYS_MODULE);
 
-	ASSERT_EQ(0, RUN(self->root, "drop", "cap_sys_module"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "all", "cap_sys_module"));
 	ASSERT_STREQ(written(want), get(self->root, UMH "/bset"));
 	ASSERT_STREQ(written(want), get(self->root, UMH "/inheritable"));
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
@@ -133,7 +133,7 @@ TEST_F(umh, cap_lists)
 			 "sys_ptrace,dac_override", "chown"));
 	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/bset"));
 	ASSERT_STREQ(written(m), get(self->root, UMH "/coredump/inheritable"));
-	ASSERT_EQ(0, RUN(self->root, "drop", "cap_sys_module,cap_net_admin"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "all", "cap_sys_module,cap_net_admin"));
 	ASSERT_STREQ(written(d), get(self->root, UMH "/bset"));
 	ASSERT_STREQ(written(d), get(self->root, UMH "/inheritable"));
 	/* Names, numbers and cases, in one list; a name twice is once. */
@@ -278,8 +278,8 @@ TEST_F(umh, set_purpose_lists)
 
 	/* As the help says. */
 	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
-	ASSERT_HAS(res.out, "usage: umhcap keep [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n");
-	ASSERT_HAS(res.out, "\n  -p PURPOSES         comma-separated bounds to change; all: global (default)\n");
+	ASSERT_HAS(res.out, "usage: umhcap keep -p PURPOSE[,PURPOSE...] [-n] CAP...\n");
+	ASSERT_HAS(res.out, "\n  -p PURPOSES         comma-separated bounds to change; all: the global bound\n");
 }
 
 /*
@@ -348,13 +348,13 @@ TEST_F(umh, set_purpose_list_partial_failure)
 	ASSERT_EQ(0, chmod(path, 0644));
 	set_bound(self->root, NULL, full(), full());
 	read_only(self->root, UMH "/bset");
-	ASSERT_EQ(2, RUN(self->root, "drop", "kill"));
+	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "all", "kill"));
 	ASSERT_HAS(res.err, "umhcap: drop: nothing was written\n");
 }
 
 TEST_F(umh, cap_number_out_of_range)
 {
-	ASSERT_EQ(2, RUN(self->root, "drop", "99"));
+	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "all", "99"));
 	ASSERT_HAS(res.err, "unknown capability \"99\"");
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
 }
@@ -381,7 +381,7 @@ TEST_F(umh, drop_unpatched)
 	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "modprobe", "sys_rawio"));
 	ASSERT_HAS(res.err, "per-purpose bounds are not available");
 	ASSERT_STREQ(kernel_fmt(full()), get(self->root, UMH "/bset"));
-	ASSERT_EQ(0, RUN(self->root, "drop", "sys_rawio"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "-p", "all", "sys_rawio"));
 	ASSERT_STREQ(written(want), get(self->root, UMH "/bset"));
 }
 
@@ -409,8 +409,29 @@ TEST_F(umh, keep_dry_run_writes_nothing)
 		 "/modprobe/inheritable (cap_sys_module)\n",
 		 self->root, self->root);
 	ASSERT_STREQ(want, res.out);
-	ASSERT_EQ(0, RUN(self->root, "drop", "--dry-run", "sys_module"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "--dry-run", "-p", "all",
+			 "sys_module"));
 	ASSERT_HAS(res.out, "/" UMH "/bset (all except cap_sys_module)\n");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/*
+ * Without -p, drop and keep narrow nothing: the global bound, which
+ * every helper is under, is -p all, said outright.
+ */
+TEST_F(umh, drop_keep_need_a_purpose)
+{
+	char *before, *after;
+
+	before = tree(self->root);
+	ASSERT_EQ(2, RUN(self->root, "drop", "cap_sys_module"));
+	ASSERT_STREQ("umhcap: give -p: -p PURPOSE[,PURPOSE...] for purposes, -p all for the global bound, which every helper is under; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] CAP...\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "keep", "-n", "none"));
+	ASSERT_HAS(res.err, "umhcap: give -p: ");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
 	free(before);

@@ -41,7 +41,8 @@ TEST(global_drop_works)
 {
 	struct out o;
 
-	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "cap_sys_rawio", NULL));
+	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "-p", "all", "cap_sys_rawio",
+				NULL));
 	EXPECT_EQ(0, o.status) {
 		TH_LOG("stderr: %s", o.err);
 	}

@@ -82,8 +82,8 @@ TEST(bad_input_changes_nothing)
 				"cap_chown", NULL));
 	EXPECT_EQ(2, o.status);
 	EXPECT_NE(NULL, strstr(o.err, "nosuch"));
-	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "cap_chown", "cap_nosuch",
-				NULL));
+	ASSERT_EQ(0, umhcap_run(&o, -1, "drop", "-p", "all", "cap_chown",
+				"cap_nosuch", NULL));
 	EXPECT_EQ(2, o.status);
 	EXPECT_NE(NULL, strstr(o.err, "cap_nosuch"));
 	snapshot(after, sizeof(after));

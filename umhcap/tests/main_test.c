@@ -325,7 +325,7 @@ TEST_F(umh, every_command_refuses_unknown_options)
 	}
 	/* An option missing its argument, and the global options. */
 	ASSERT_EQ(2, RUN(self->root, "drop", "cap_chown", "-p"));
-	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop [-p PURPOSE[,PURPOSE...]] [-n] CAP...\n",
+	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] CAP...\n",
 		     res.err);
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count"));
 	ASSERT_HAS(res.err, "umhcap: option --count needs an argument; usage: umhcap trace");
@@ -468,7 +468,7 @@ TEST_F(umh, writes_name_the_root)
 		 "/modprobe/inheritable (cap_sys_module)%s\n",
 		 self->root, under, self->root, under);
 	ASSERT_STREQ(want, res.out);
-	ASSERT_EQ(0, RUN(self->root, "drop", "-n", "all"));
+	ASSERT_EQ(0, RUN(self->root, "drop", "-n", "-p", "all", "all"));
 	ASSERT_EQ(2, count_of(res.out, under));
 	ASSERT_EQ(0, RUN(self->root, "user", "--dry-run", "-p", "coredump",
 			 "1:1"));
