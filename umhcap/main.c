@@ -237,6 +237,7 @@ static void usage(void)
 	char hex[64], json[64];
 
 	printf("usage: umhcap [--root DIR] [-x] [--json] [COMMAND [ARGS]]\n"
+	       "       umhcap -h|--help|-V|--version\n"
 	       "\n"
 	       "Inspect and narrow the capability bounds of usermode helpers.\n"
 	       "\n"
@@ -246,10 +247,10 @@ static void usage(void)
 	       "options:\n"
 	       "  --root DIR      prefix for every path umhcap uses (env UMHCAP_ROOT); each\n"
 	       "                  line about a write names it; empty is an error\n"
-	       "  -x              also print hex masks (%s)\n"
+	       "  -x, --hex       also print hex masks (%s)\n"
 	       "  --json          machine-readable output (%s)\n"
 	       "  -h, --help      this help\n"
-	       "  --version       print the version\n"
+	       "  -V, --version   print the version\n"
 	       "\n",
 	       names_taking(UMH_TAKES_HEX, ", ", hex, sizeof(hex)),
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
@@ -317,16 +318,17 @@ int main(int argc, char **argv)
 static int run(int argc, char **argv, struct umh_args *a)
 {
 	/* The keys of the options that have no letter. */
-	enum { OPT_ROOT = 0x100, OPT_JSON, OPT_VERSION };
+	enum { OPT_ROOT = 0x100, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "root",	required_argument,	NULL, OPT_ROOT },
 		{ "json",	no_argument,		NULL, OPT_JSON },
 		{ "help",	no_argument,		NULL, 'h' },
-		{ "version",	no_argument,		NULL, OPT_VERSION },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "hex",	no_argument,		NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
 	/* Up to the command: its options are its own. */
-	static const char shorts[] = "+:xh";
+	static const char shorts[] = "+:xhV";
 	char *dflt[] = { (char *)cmds[0].name, NULL };
 	const char *root = getenv("UMHCAP_ROOT"), *root_from = "UMHCAP_ROOT";
 	char json[64];
@@ -349,7 +351,7 @@ static int run(int argc, char **argv, struct umh_args *a)
 		case 'h':
 			usage();
 			return UMH_EXIT_OK;
-		case OPT_VERSION:
+		case 'V':
 			printf("umhcap %s\n", UMHCAP_VERSION);
 			return UMH_EXIT_OK;
 		default:

@@ -38,9 +38,9 @@ struct option_info {
 
 /* Every option of every command, in the order a command's help has them. */
 static const struct option_info options[] = {
-	{ UMH_TAKES_PURPOSE,	'p',		NULL,		"PURPOSES",
+	{ UMH_TAKES_PURPOSE,	'p',		"purpose",	"PURPOSES",
 	  "comma-separated bounds to change; all: the global bound" },
-	{ UMH_TAKES_PURPOSE_LIST, 'p',		NULL,		"PURPOSES",
+	{ UMH_TAKES_PURPOSE_LIST, 'p',		"purpose",	"PURPOSES",
 	  "the purposes, comma-separated; all: every one" },
 	{ UMH_TAKES_APPLY,	OPT_APPLY,	"apply",	NULL,
 	  "narrow each purpose whose helpers ran to what they used" },
@@ -56,7 +56,7 @@ static const struct option_info options[] = {
 	  "as kernel command line parameters" },
 	{ UMH_TAKES_COUNT,	'c',		"count",	"N",
 	  "stop after N events" },
-	{ UMH_TAKES_HEX,	'x',		NULL,		NULL,
+	{ UMH_TAKES_HEX,	'x',		"hex",		NULL,
 	  "also print hex masks" },
 	{ UMH_TAKES_JSON,	OPT_JSON,	"json",		NULL,
 	  "machine-readable output" },
@@ -236,7 +236,7 @@ static void cmd_help(const struct umh_cmd *cmd)
 		if (!takes(cmd->takes, o))
 			continue;
 		option_name(o, name, sizeof(name));
-		printf("  %-18s  %s\n", name, o->help);
+		printf("  %-22s  %s\n", name, o->help);
 	}
 	if (cmd->takes & (UMH_TAKES_PURPOSE | UMH_TAKES_PURPOSES |
 			  UMH_TAKES_PURPOSE_LIST)) {
@@ -253,9 +253,10 @@ static void cmd_help(const struct umh_cmd *cmd)
 		       "about a write, or one -n would make, ends \"under root DIR (--root)\"\n"
 		       "or \"(UMHCAP_ROOT)\".\n");
 	if (cmd->takes & UMH_TAKES_IDENT)
-		printf("\nUSER, GROUP: a name this machine's passwd or group knows, or a\n"
-		       "number; GROUP defaults to USER's primary group, and is needed for a\n"
-		       "uid passwd does not know; root or 0: back to root\n");
+		printf("\nUSER, GROUP: a name passwd or group knows (this machine's, or under\n"
+		       "--root the root's), or a number; GROUP defaults to USER's primary\n"
+		       "group, and is needed for a uid passwd does not know; root or 0: back\n"
+		       "to root\n");
 }
 
 /* A purpose (or all), for -p or as an argument; says what is valid. */

@@ -279,7 +279,7 @@ TEST_F(umh, set_purpose_lists)
 	/* As the help says. */
 	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap keep -p PURPOSE[,PURPOSE...] [-n] CAP...\n");
-	ASSERT_HAS(res.out, "\n  -p PURPOSES         comma-separated bounds to change; all: the global bound\n");
+	ASSERT_HAS(res.out, "\n  -p, --purpose PURPOSES  comma-separated bounds to change; all: the global bound\n");
 }
 
 /*

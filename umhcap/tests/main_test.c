@@ -438,7 +438,7 @@ TEST_F(umh, help_lists_every_command)
 		snprintf(want, sizeof(want), "\n  %s", commands[i]);
 		ASSERT_HAS(help, want);
 	}
-	ASSERT_HAS(help, "\n  -x              also print hex masks (show, learn, trace)\n");
+	ASSERT_HAS(help, "\n  -x, --hex       also print hex masks (show, learn, trace)\n");
 	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
@@ -657,4 +657,41 @@ TEST_F(umh, empty_root_refused)
 		"--root", self->root, "show", NULL }));
 	unsetenv("UMHCAP_ROOT");
 	ASSERT_STREQ(before, get(self->root, UMH "/bset"));
+}
+
+/* Every option has a long form, in every command's help; -V is --version. */
+TEST_F(umh, every_option_has_a_long_form)
+{
+	const char *opts, *line;
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "-V"));
+	ASSERT_STARTS(res.out, "umhcap 0.");
+	ASSERT_EQ(0, RUN(self->root, "--hex", "show", "modprobe"));
+	ASSERT_HAS(res.out, "0x");
+	ASSERT_EQ(0, RUN(self->root, "show", "--hex", "modprobe"));
+	ASSERT_HAS(res.out, "0x");
+	ASSERT_EQ(0, RUN(self->root, "drop", "--purpose", "modprobe",
+			 "--dry-run", "cap_sys_module"));
+	ASSERT_HAS(res.out, "would write");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		ASSERT_EQ(0, RUN(self->root, commands[i], "--help"));
+		opts = strstr(res.out, "\noptions:\n");
+		ASSERT_NE(NULL, opts);
+		for (line = opts + 10; *line == ' '; line = strchr(line, '\n') + 1) {
+			size_t len = strcspn(line, "\n");
+			char *l = strndup(line, len);
+
+			EXPECT_TRUE(strstr(l, " --") != NULL)
+				TH_LOG("%s: no long form in \"%s\"", commands[i], l);
+			free(l);
+		}
+	}
+	ASSERT_EQ(0, RUN(self->root, "--help"));
+	opts = strstr(res.out, "\noptions:\n");
+	ASSERT_NE(NULL, opts);
+	for (line = opts + 10; *line == ' '; line = strchr(line, '\n') + 1)
+		EXPECT_TRUE(strncmp(line, "  --", 4) == 0 ||
+			    strncmp(line + 4, ", --", 4) == 0 || line[2] != '-')
+			TH_LOG("no long form: %.40s", line);
 }
