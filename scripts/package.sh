@@ -89,6 +89,11 @@ if [ $rc != 0 ]; then
 	sed 's/^/    /' "$out/blhc.txt" >&2
 	die "blhc: build flags missing (exit $rc); see $out/blhc.txt"
 fi
+# No -Werror: a newer compiler's new warning must not fail a distribution's
+# build (umhcap/debian/rules passes WERROR=).  dpkg-buildflags' own
+# -Werror=format-security is Debian's choice, and stays.
+! grep -n -E -e '(^| )-Werror( |$)' "$out/build.log" >"$out/werror.txt" ||
+	die "the package build compiles with -Werror; see $out/werror.txt"
 n=$(grep -c -e ' -D_FORTIFY_SOURCE=2 .* -fstack-protector-strong .* -c -o [a-z]*\.o ' "$out/build.log" || true)
 step "blhc: every compile line has the hardening flags ($n objects with -D_FORTIFY_SOURCE=2 and -fstack-protector-strong)"
 
