@@ -104,6 +104,15 @@ static bool valid_hex(const char *s)
 }
 
 /*
+ * @n bytes of @s, which umhcap did not write, for a finding: escaped
+ * (umh_escape()), so that a finding's JSON text is its line.
+ */
+static char *shown(const char *s, size_t n)
+{
+	return umh_escape(s, n);
+}
+
+/*
  * The kernel fails closed on an item it cannot use.  Where it can read
  * the purpose, all or a purpose's name before the first ':', that
  * purpose's set of @param is bounded to nothing; where it cannot, every
@@ -114,6 +123,7 @@ static void check_item(struct check *c, const char *param, char *item)
 	const char *set = strrchr(param, '.') + 1;
 	char *colon = strchr(item, ':');
 	char whose[64] = "every helper's";
+	char *esc, *name, *mask;
 	int p;
 
 	if (!*item) {
@@ -122,27 +132,35 @@ static void check_item(struct check *c, const char *param, char *item)
 			param, whose, set);
 		return;
 	}
+	/* The item is the command line's, not umhcap's: escaped. */
+	esc = shown(item, strlen(item));
 	if (!colon) {
 		finding(c, "cmdline", UMH_ALL, 0,
 			"cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
-			param, item, whose, set);
+			param, esc, whose, set);
+		free(esc);
 		return;
 	}
 	*colon = '\0';
 	p = umh_purpose_lookup(item);
 	*colon = ':';
+	name = shown(item, colon - item);
+	mask = shown(colon + 1, strlen(colon + 1));
 	if (p < 0) {
 		finding(c, "cmdline", UMH_ALL, 0,
-			"cmdline: %s: unknown purpose \"%.*s\" in item \"%s\": %s %s is bounded to nothing",
-			param, (int)(colon - item), item, item, whose, set);
+			"cmdline: %s: unknown purpose \"%s\" in item \"%s\": %s %s is bounded to nothing",
+			param, name, esc, whose, set);
 	} else if (!valid_hex(colon + 1)) {
 		if (p != UMH_ALL)
 			snprintf(whose, sizeof(whose), "%s's",
 				 umh_purpose_name(p));
 		finding(c, "cmdline", p, 0,
 			"cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing",
-			param, colon + 1, item, whose, set);
+			param, mask, esc, whose, set);
 	}
+	free(mask);
+	free(name);
+	free(esc);
 }
 
 static void check_param(struct check *c, char *tok)

@@ -85,6 +85,35 @@ void umh_print_json_string(const char *s)
 }
 
 /*
+ * The first @n bytes of @s, for a line of text: each byte outside
+ * printable ASCII, and " and \, as a C escape (\x1b, \", \\), so that
+ * text umhcap did not write (/proc/cmdline's) cannot move a terminal's
+ * cursor, colour it, or pass for a line umhcap wrote.  The caller frees
+ * the result.
+ */
+char *umh_escape(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(4 * n + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		umh_oom();
+	for (i = 0; i < n && p[i]; i++) {
+		if (p[i] == '"' || p[i] == '\\') {
+			*o++ = '\\';
+			*o++ = p[i];
+		} else if (p[i] < 0x20 || p[i] > 0x7e) {
+			o += sprintf(o, "\\x%02x", p[i]);
+		} else {
+			*o++ = p[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
  * "daemon(1)": the name of uid @id (of gid @id, with @gid), and the id;
  * the id alone where the machine has no name for it.  The caller frees
  * the result.

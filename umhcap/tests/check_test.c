@@ -230,6 +230,28 @@ TEST_F(umh, check_cmdline_malformed)
 }
 
 /*
+ * The command line is not umhcap's text: an item's bytes outside
+ * printable ASCII, and its quotes, come out escaped, so that an escape
+ * sequence in it cannot colour a terminal or forge a line of the report.
+ */
+TEST_F(umh, check_cmdline_escaped)
+{
+	const char *p;
+
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.bset=\x1b[2K\x1b[1Gno_findings\x1b[8m:0x1,"
+	    "modprobe:0x\x7f,a\\b\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m\" in item \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m:0x1\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "bad hex mask \"0x\\x7f\" in item \"modprobe:0x\\x7f\"");
+	ASSERT_HAS(res.out, "missing colon in item \"a\\\\b\"");
+	for (p = res.out; *p; p++)
+		ASSERT_TRUE(*p == '\n' || (*p >= 0x20 && *p < 0x7f))
+			TH_LOG("raw byte 0x%02x in the report", (unsigned char)*p);
+}
+
+/*
  * The kernel fails closed: a bad mask bounds the purpose it names to
  * nothing (all: every helper), in the set of its parameter.  A mask is
  * bad when empty after 0x or longer than 16 hex digits; 16 are fine.
@@ -445,7 +467,7 @@ TEST_F(umh, check_json)
 	same_findings(_metadata, self->root, 1);
 	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing\"}");
 	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"all\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: empty item: ");
-	ASSERT_HAS(res.out, "bad hex mask \\\"z\\u0001\\\\\\ufffd\303\251\\\" in item");
+	ASSERT_HAS(res.out, "bad hex mask \\\"z\\\\x01\\\\\\\\\\\\xff\\\\xc3\\\\xa9\\\" in item");
 	ASSERT_HAS(res.out, "\"count\":4\n}\n");
 
 	/* Notes: no record; no per-purpose bounds. */
