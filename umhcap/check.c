@@ -16,11 +16,13 @@
  *    longer allows one they used.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "umhcap.h"
@@ -365,6 +367,36 @@ static void check_record(struct check *c, const struct umh_state *st,
 }
 
 /*
+ * A purpose directory this kernel has and umhcap does not know, as a
+ * newer kernel may add: its helpers are judged by nothing above, so it
+ * is a finding, not silence.
+ */
+static void check_unknown_purposes(struct check *c, const char *root)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256], *esc;
+	struct dirent *e;
+	struct stat sb;
+	DIR *d;
+
+	if (umh_path(dir, sizeof(dir), root, UMH_ALL, NULL))
+		return;
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || stat(path, &sb) ||
+		    !S_ISDIR(sb.st_mode) || umh_purpose_lookup(e->d_name) >= 0)
+			continue;
+		esc = umh_escape(e->d_name, strlen(e->d_name));
+		finding(c, "unknown", UMH_ALL, 0,
+			"%s: a purpose this kernel has and umhcap does not know: its helpers' bounds, record and program are not checked; a newer umhcap knows it",
+			esc);
+		free(esc);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
  * What one measured helper needs, every helper gets: only per-purpose
  * bounds can keep it from the others.  Said, not counted: no global
  * bound does better.
@@ -403,6 +435,7 @@ int cmd_check(const struct umh_args *a)
 	if (!no_record)
 		check_record(&c, &st, &rec);
 	check_cmdline(&c, cmdline);
+	check_unknown_purposes(&c, a->root);
 	if (c.json)
 		printf("\n  ],\"notes\":[");
 	if (no_record > 0)

@@ -98,7 +98,8 @@ static const struct umh_cmd cmds[] = {
 "Report each ceiling beyond what the purpose's helper program was\n"
 "measured to need (see umhcap policy) or, where none was measured,\n"
 "beyond what its helpers used since boot; bounds whose bset and\n"
-"inheritable disagree; malformed usermodehelper.* items on the kernel\n"
+"inheritable disagree; purposes the kernel has and umhcap does not know;\n"
+"malformed usermodehelper.* items on the kernel\n"
 "command line; and capabilities a purpose's helpers never used, or used\n"
 "and are refused now.  Exit 1 on findings.  With --json, the same\n"
 "findings and notes as one JSON object, and the same exit status.",

@@ -494,3 +494,23 @@ TEST_F(umh, check_json)
 	ASSERT_HAS(res.out, "With --json, the same\nfindings and notes as one JSON object, and the same exit status.");
 	ASSERT_HAS(res.out, "\n  --json                  machine-readable output\n");
 }
+
+/*
+ * A purpose the kernel has and umhcap does not know (a newer kernel's)
+ * is a finding, in text and JSON, not silence; its name is escaped.
+ */
+TEST_F(umh, check_unknown_purpose)
+{
+	harden(self->root);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	set_bound(self->root, "newpurpose", full(), full());
+	set_bound(self->root, "odd\x1b[1m", full(), full());
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "newpurpose: a purpose this kernel has and umhcap does not know: its helpers' bounds, record and program are not checked; a newer umhcap knows it\n");
+	ASSERT_HAS(res.out, "odd\\x1b[1m: a purpose this kernel has");
+	ASSERT_HAS(res.out, "2 findings\n");
+	ASSERT_EQ(1, RUN(self->root, "--json", "check"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "{\"kind\":\"unknown\",\"purpose\":\"all\"");
+	ASSERT_HAS(res.out, "\"count\":2\n}\n");
+}
