@@ -99,10 +99,10 @@ static const struct umh_cmd cmds[] = {
 "measured to need (see umhcap policy) or, where none was measured,\n"
 "beyond what its helpers used since boot; bounds whose bset and\n"
 "inheritable disagree; purposes the kernel has and umhcap does not know;\n"
-"malformed usermodehelper.* items on the kernel\n"
-"command line; and capabilities a purpose's helpers never used, or used\n"
-"and are refused now.  Exit 1 on findings.  With --json, the same\n"
-"findings and notes as one JSON object, and the same exit status.",
+"malformed usermodehelper.* items on the kernel command line; and\n"
+"capabilities a purpose's helpers never used, or used and are refused\n"
+"now.  Exit 1 on findings.  With --json, the same findings and notes as\n"
+"one JSON object, and the same exit status.",
 	},
 	{
 		.name		= "policy",

@@ -491,7 +491,7 @@ TEST_F(umh, check_json)
 	/* As its help says. */
 	ASSERT_EQ(0, RUN(self->root, "check", "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap check [--json]\n");
-	ASSERT_HAS(res.out, "With --json, the same\nfindings and notes as one JSON object, and the same exit status.");
+	ASSERT_HAS(res.out, "With --json, the same findings and notes as\none JSON object, and the same exit status.");
 	ASSERT_HAS(res.out, "\n  --json                  machine-readable output\n");
 }
 
