@@ -106,15 +106,6 @@ static bool valid_hex(const char *s)
 }
 
 /*
- * @n bytes of @s, which umhcap did not write, for a finding: escaped
- * (umh_escape()), so that a finding's JSON text is its line.
- */
-static char *shown(const char *s, size_t n)
-{
-	return umh_escape(s, n);
-}
-
-/*
  * The kernel fails closed on an item it cannot use.  Where it can read
  * the purpose, all or a purpose's name before the first ':', that
  * purpose's set of @param is bounded to nothing; where it cannot, every
@@ -134,8 +125,11 @@ static void check_item(struct check *c, const char *param, char *item)
 			param, whose, set);
 		return;
 	}
-	/* The item is the command line's, not umhcap's: escaped. */
-	esc = shown(item, strlen(item));
+	/*
+	 * The item is the command line's, not umhcap's: escaped, in the
+	 * JSON's text too, so that a finding's text is its line.
+	 */
+	esc = umh_escape(item, strlen(item));
 	if (!colon) {
 		finding(c, "cmdline", UMH_ALL, 0,
 			"cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
@@ -146,8 +140,8 @@ static void check_item(struct check *c, const char *param, char *item)
 	*colon = '\0';
 	p = umh_purpose_lookup(item);
 	*colon = ':';
-	name = shown(item, colon - item);
-	mask = shown(colon + 1, strlen(colon + 1));
+	name = umh_escape(item, colon - item);
+	mask = umh_escape(colon + 1, strlen(colon + 1));
 	if (p < 0) {
 		finding(c, "cmdline", UMH_ALL, 0,
 			"cmdline: %s: unknown purpose \"%s\" in item \"%s\": %s %s is bounded to nothing",

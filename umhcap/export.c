@@ -65,7 +65,6 @@ static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 			  const char *from)
 {
 	char *path = umh_xasprintf("%s%s", a->root, a->output);
-	const char *named = a->output;
 	char *now = umh_time_iso(time(NULL)), *text = NULL, *under;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -82,11 +81,11 @@ static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 	under = umh_under_root();
 	if (a->dry_run)
 		printf("%s-n, nothing written: would write the above to %s%s\n",
-		       text, named, under);
+		       text, a->output, under);
 	else if (umh_replace(path, text, len, 0644, -1, -1))
 		ret = UMH_EXIT_ERROR;
 	else
-		printf("wrote %s%s: the bounds %s\n", named, under, from);
+		printf("wrote %s%s: the bounds %s\n", a->output, under, from);
 	free(under);
 	free(text);
 	free(now);
