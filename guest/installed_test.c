@@ -44,7 +44,8 @@
  *    saves the record at shutdown.  Boot 2 has the bounds GRUB would add:
  *    umhcap learn merges boot 1's record, every helper is bounded from
  *    the first, the jobs are done, the one held back is refused, and
- *    journalctl -k shows why.
+ *    journalctl -k shows why; then "umhcap boot --remove -n" names the
+ *    file boot 1 wrote, and "dpkg --purge umhcap" removes it.
  *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
  *    capability of each purpose named; a job of the purpose must fail
  *    exactly when the table lists the capability, unless the table says
@@ -1078,6 +1079,30 @@ static void bounded_from_first(const char *items)
  * boot 1 merged; the jobs boot 1 did still done; the one held back
  * refused; every helper bounded from the first; the refusal logged.
  */
+/*
+ * The way back, and the package gone: boot --remove -n names the file
+ * boot 1 wrote and leaves it; dpkg --purge removes it, and the records.
+ */
+static void keep2_purge(void)
+{
+	char out[8192];
+	struct stat st;
+	bool ok;
+
+	ok = !capture(UMHCAP " boot --remove -n", out, sizeof(out)) &&
+	     !strcmp(out, "-n, nothing removed: would remove " GRUB_CFG "\n") &&
+	     !stat(GRUB_CFG, &st);
+	if (!ok)
+		ksft_print_msg("umhcap boot --remove -n: %s\n", out);
+	ksft_test_result(ok, "umhcap boot --remove -n names " GRUB_CFG " and leaves it\n");
+	ok = !capture("dpkg --purge umhcap 2>&1", out, sizeof(out)) &&
+	     strstr(out, "umhcap: removed " GRUB_CFG "\n") &&
+	     stat(GRUB_CFG, &st) && errno == ENOENT &&
+	     stat("/var/lib/umhcap", &st) && errno == ENOENT;
+	ksft_print_msg("dpkg --purge umhcap: %s\n", out);
+	ksft_test_result(ok, "dpkg --purge umhcap removes " GRUB_CFG " and /var/lib/umhcap\n");
+}
+
 static void keep2(void)
 {
 	char out[65536], *line, *save, items[1024] = "";
@@ -1087,7 +1112,7 @@ static void keep2(void)
 
 	if (bset)
 		snprintf(items, sizeof(items), "%s", bset);
-	ksft_set_plan(NR_JOBS + 3);
+	ksft_set_plan(NR_JOBS + 5);
 	show_output(UMHCAP " learn");
 	capture(UMHCAP " learn --json", out, sizeof(out));
 	line = strstr(out, "\"saved_boots\":");
@@ -1127,6 +1152,7 @@ static void keep2(void)
 			logged = true;
 	}
 	ksft_test_result(logged, "journalctl -k shows the core dump helper refused cap_dac_read_search\n");
+	keep2_purge();
 }
 
 int main(int argc, char **argv)

@@ -13,8 +13,9 @@
 #     to /etc/default/grub.d/umhcap.cfg; umhcap-save.service saves the
 #     boot's record under /var/lib/umhcap at shutdown.
 #  2. The file is read from the disk (debugfs) and checked to be nothing
-#     but additions to GRUB_CMDLINE_LINUX, then sourced as update-grub
-#     sources it: what it adds is boot 2's command line.
+#     but additions to GRUB_CMDLINE_LINUX_DEFAULT (which Debian's
+#     10_linux leaves off the recovery entries), then sourced as
+#     update-grub sources it: what it adds is boot 2's command line.
 #  3. RESULTS/installed-keep2: every helper bounded from the first, the
 #     learned record merged with boot 1's, the jobs done, the one held
 #     back refused, and the refusal in 'journalctl -k'.
@@ -59,14 +60,15 @@ saved=$(awk '$NF ~ /^[0-9a-f-]+$/ && length($NF) == 36 { n++ } END { print n + 0
 [ "$saved" -eq 1 ] || die "boot 1 saved $saved records under $BOOTS, not 1"
 step "boot 1 wrote $CFG and saved its record under $BOOTS"
 
-# Only comments, blank lines and GRUB_CMDLINE_LINUX="$GRUB_CMDLINE_LINUX
-# usermodehelper.<name>=<value> ...": this machine sources nothing else.
+# Only comments, blank lines and GRUB_CMDLINE_LINUX_DEFAULT=
+# "$GRUB_CMDLINE_LINUX_DEFAULT usermodehelper.<name>=<value> ...": this
+# machine sources nothing else.
 # shellcheck disable=SC2016
 bad=$(grep -Ev '^(#.*)?$' "$cfg" |
-	grep -Ev '^GRUB_CMDLINE_LINUX="\$GRUB_CMDLINE_LINUX( usermodehelper\.[a-z_]+=[A-Za-z0-9_:,]+)+"$' || true)
+	grep -Ev '^GRUB_CMDLINE_LINUX_DEFAULT="\$GRUB_CMDLINE_LINUX_DEFAULT( usermodehelper\.[a-z_]+=[A-Za-z0-9_:,]+)+"$' || true)
 [ -z "$bad" ] || die "$CFG holds more than bounds: $bad"
 # shellcheck disable=SC2016
-params=$(env -i sh -c 'GRUB_CMDLINE_LINUX=; . "$1"; echo $GRUB_CMDLINE_LINUX' sh "$cfg")
+params=$(env -i sh -c 'GRUB_CMDLINE_LINUX_DEFAULT=; . "$1"; echo $GRUB_CMDLINE_LINUX_DEFAULT' sh "$cfg")
 [ -n "$params" ] || die "$CFG adds nothing to the command line"
 step "boot 2's bounds, as update-grub reads them: $params"
 

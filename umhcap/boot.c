@@ -7,7 +7,11 @@
  *
  *  --grub: into /etc/default/grub.d/umhcap.cfg, umhcap's own file,
  *	rewritten whole each time, which update-grub sources as POSIX sh
- *	after /etc/default/grub: it appends them to GRUB_CMDLINE_LINUX;
+ *	after /etc/default/grub: it appends them to
+ *	GRUB_CMDLINE_LINUX_DEFAULT, which Debian's /etc/grub.d/10_linux
+ *	puts on the normal entries and leaves off the recovery ones, so
+ *	that recovery mode starts its helpers with open bounds: the way
+ *	back when a bound turns out too narrow;
  *  --kernel-install: into /etc/kernel/cmdline, the command line
  *	kernel-install gives the kernels it installs: every usermodehelper.*
  *	item in it is replaced by them, and all else kept byte for byte.
@@ -20,6 +24,10 @@
  * its mode and owner; nothing is written when nothing was learned, nor
  * when every bound learned is open: then there is nothing to narrow, and
  * the parameters would hold no bound (cmdline.c leaves open ones out).
+ *
+ * --remove undoes it: umhcap.cfg removed, and every usermodehelper.* item
+ * taken out of /etc/kernel/cmdline, all else kept byte for byte; with
+ * --grub or --kernel-install, only that one.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -75,10 +83,13 @@ static char *grub_cfg(const char *params, const struct umh_merge *m)
 		from = umh_xstrdup("this boot only");
 	text = umh_xasprintf(
 		"# Written by umhcap boot at %s; umhcap rewrites this file\n"
-		"# whole: change the bounds with umhcap, not here.  update-grub sources\n"
-		"# it after /etc/default/grub.  The capability bounds of usermode\n"
-		"# helpers learned from %s:\n"
-		"GRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+		"# whole: change the bounds with umhcap, not here, and take them off\n"
+		"# with umhcap boot --remove.  update-grub sources it after\n"
+		"# /etc/default/grub; the recovery entries leave out\n"
+		"# GRUB_CMDLINE_LINUX_DEFAULT, and start helpers with open bounds.\n"
+		"# The capability bounds of usermode helpers,\n"
+		"# learned from %s:\n"
+		"GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
 		now, from, params);
 	free(from);
 	free(last);
@@ -125,9 +136,9 @@ static bool item_is(const char *t, size_t n, const char *prefix)
 
 /*
  * @line without its usermodehelper.* items, counted in *@replaced (and,
- * with @from_proc, without BOOT_IMAGE= and initrd=), @params after the
- * last item kept; the space between the items, before the first and
- * after the last as it was.  The caller frees it.
+ * with @from_proc, without BOOT_IMAGE= and initrd=), @params, if any,
+ * after the last item kept; the space between the items, before the
+ * first and after the last as it was.  The caller frees it.
  */
 static char *edit_cmdline(const char *line, bool from_proc,
 			  const char *params, int *replaced)
@@ -163,7 +174,7 @@ static char *edit_cmdline(const char *line, bool from_proc,
 		end = i;
 		i = space(line, i);
 	}
-	fprintf(f, "%s%s%s", kept ? " " : "", params, line + end);
+	fprintf(f, "%s%s%s", kept && *params ? " " : "", params, line + end);
 	umh_xmemclose(f);
 	return out;
 }
@@ -317,6 +328,100 @@ static bool use_kernel_install(const struct umh_args *a)
 	return there;
 }
 
+/* ---- --remove ---- */
+
+/* umhcap.cfg removed: 1, 0 if it was not there, or -1 after an error. */
+static int remove_grub(const struct umh_args *a, const char *under)
+{
+	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
+	struct stat st;
+	int ret;
+
+	if (a->dry_run) {
+		ret = !lstat(path, &st);
+		if (ret)
+			printf("-n, nothing removed: would remove %s%s\n",
+			       path, under);
+	} else {
+		ret = umh_remove(path);
+		if (ret > 0)
+			printf("removed %s%s\n"
+			       "next: run update-grub, then reboot: helpers start with open bounds from that boot\n",
+			       path, under);
+	}
+	free(path);
+	return ret;
+}
+
+/*
+ * /etc/kernel/cmdline without its usermodehelper.* items: 1, 0 if it has
+ * none or is not there, or -1 after an error.
+ */
+static int remove_kernel_install(const struct umh_args *a, const char *under)
+{
+	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
+	char *line, *text = NULL;
+	struct stat st;
+	size_t len;
+	int replaced = 0, ret = 0, err;
+
+	err = umh_read_all(path, CMDLINE_MAX, &line, &len);
+	if (err == -ENOENT) {
+		free(path);
+		return 0;
+	}
+	if (!err && strlen(line) != len) {
+		free(line);
+		err = -EINVAL;
+	}
+	if (!err && stat(path, &st)) {
+		free(line);
+		err = -errno;
+	}
+	if (err) {
+		umh_err("cannot read %s: %s", path,
+			err == -EINVAL ? "a NUL byte in it" : strerror(-err));
+		free(path);
+		return -1;
+	}
+	text = edit_cmdline(line, false, "", &replaced);
+	if (replaced && write_or_show(a, path, text, &st))
+		ret = -1;
+	else if (replaced && !a->dry_run)
+		printf("took %d usermodehelper.* item%s out of %s%s\n"
+		       "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: helpers start with open bounds from that boot\n",
+		       replaced, replaced == 1 ? "" : "s", path, under);
+	if (replaced && !ret)
+		ret = 1;
+	free(text);
+	free(line);
+	free(path);
+	return ret;
+}
+
+/* boot --remove: each file boot writes, or the one named, undone. */
+static int boot_remove(const struct umh_args *a)
+{
+	char *under = umh_under_root();
+	int grub = 0, ki = 0;
+
+	if (!a->kernel_install)
+		grub = remove_grub(a, under);
+	if (!a->grub && grub >= 0)
+		ki = remove_kernel_install(a, under);
+	if (grub < 0 || ki < 0) {
+		free(under);
+		return UMH_EXIT_ERROR;
+	}
+	if (!grub && !ki)
+		printf("nothing to remove%s: %s\n", under,
+		       a->grub ? "no " GRUB_CFG :
+		       a->kernel_install ? "no usermodehelper.* item in " KI_CMDLINE :
+		       "no " GRUB_CFG ", and no usermodehelper.* item in " KI_CMDLINE);
+	free(under);
+	return UMH_EXIT_OK;
+}
+
 int cmd_boot(const struct umh_args *a)
 {
 	struct umh_merge m = {
@@ -329,6 +434,10 @@ int cmd_boot(const struct umh_args *a)
 
 	if (a->grub && a->kernel_install)
 		return umh_usage_error(a->cmd, "give one of --grub and --kernel-install");
+	if (a->remove && (a->include_idle || a->this_boot || a->state_dir))
+		return umh_usage_error(a->cmd, "--remove takes no --include-idle, --this-boot or --state-dir");
+	if (a->remove)
+		return boot_remove(a);
 	ret = umh_learned(a->root, a->include_idle, &m, &cur, &learned, &rec);
 	if (ret) {
 		umh_nothing_written("boot");

@@ -187,3 +187,25 @@ int umh_replace(const char *path, const char *data, size_t len,
 	free(dir);
 	return err ? -1 : 0;
 }
+
+/*
+ * Remove @path, its directory's entry made durable.  Returns 1 if it was
+ * removed, 0 if it was not there, or -1 after an error (printed).
+ */
+int umh_remove(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (unlink(path)) {
+		if (errno == ENOENT)
+			return 0;
+		umh_err("cannot remove %s: %s", path, strerror(errno));
+		return -1;
+	}
+	dir = slash ? umh_xasprintf("%.*s", (int)(slash - path), path) :
+		      umh_xstrdup(".");
+	sync_dir(dir);
+	free(dir);
+	return 1;
+}

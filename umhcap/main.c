@@ -171,16 +171,19 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_IDLE | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT,
 		.synopsis	= "[-n] [--grub|--kernel-install] [--include-idle] "
-				  "[--this-boot] [--state-dir DIR]",
+				  "[--this-boot] [--state-dir DIR]\n"
+				  "--remove [-n] [--grub|--kernel-install]",
 		.summary	= "put the learned bounds on the next boot's command line",
 		.about		=
 "Write what export --learned --cmdline prints, learned from this boot and\n"
 "the saved ones, where the boot loader reads it: with --grub (the default\n"
 "without /etc/kernel/cmdline), as /etc/default/grub.d/umhcap.cfg, which\n"
-"update-grub reads; with --kernel-install (the default with it), in\n"
-"/etc/kernel/cmdline, its usermodehelper.* items replaced.  Open bounds\n"
-"are left out, as export leaves them.  Nothing is written if no helper\n"
-"started, or if every bound learned is open: nothing to narrow.",
+"update-grub puts on every entry but recovery mode's; with\n"
+"--kernel-install (the default with it), in /etc/kernel/cmdline, its\n"
+"usermodehelper.* items replaced.  Open bounds are left out, as export\n"
+"leaves them.  Nothing is written if no helper started, or if every bound\n"
+"learned is open: nothing to narrow.  --remove undoes it: umhcap.cfg\n"
+"removed, and the usermodehelper.* items taken out of /etc/kernel/cmdline.",
 	},
 };
 

@@ -26,6 +26,7 @@ enum {
 	OPT_THIS_BOOT,
 	OPT_GRUB,
 	OPT_KERNEL_INSTALL,
+	OPT_REMOVE,
 };
 
 struct option_info {
@@ -64,6 +65,8 @@ static const struct option_info options[] = {
 	  "write /etc/default/grub.d/umhcap.cfg, for update-grub" },
 	{ UMH_TAKES_LOADER,	OPT_KERNEL_INSTALL, "kernel-install", NULL,
 	  "edit /etc/kernel/cmdline, for kernel-install" },
+	{ UMH_TAKES_LOADER,	OPT_REMOVE,	"remove",	NULL,
+	  "take the bounds off the next boot's command line" },
 	{ UMH_TAKES_THIS_BOOT,	OPT_THIS_BOOT,	"this-boot",	NULL,
 	  "this boot's record only: merge no saved boot" },
 	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
@@ -510,6 +513,9 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_KERNEL_INSTALL:
 			a->kernel_install = true;
+			break;
+		case OPT_REMOVE:
+			a->remove = true;
 			break;
 		default:
 			umh_option_error(c, argv, shorts, a->cmd);

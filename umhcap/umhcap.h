@@ -147,6 +147,7 @@ int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
 int umh_mkdirs(const char *root, const char *dir);
 int umh_replace(const char *path, const char *data, size_t len,
 		unsigned int mode, long uid, long gid);
+int umh_remove(const char *path);
 
 /*
  * purpose.c: the global bound, "all", first, then the purposes, in the
@@ -364,6 +365,7 @@ struct umh_args {
 	bool this_boot;		/* --this-boot */
 	bool grub;		/* --grub */
 	bool kernel_install;	/* --kernel-install */
+	bool remove;		/* --remove */
 	const char *output;	/* -o, --output FILE; NULL without it */
 };
 

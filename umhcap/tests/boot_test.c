@@ -4,7 +4,11 @@
  */
 #include "common.h"
 
-/* The value sh gives GRUB_CMDLINE_LINUX after sourcing ROOT/rel; static. */
+/*
+ * The value sh gives GRUB_CMDLINE_LINUX_DEFAULT after sourcing ROOT/rel,
+ * with GRUB_CMDLINE_LINUX, which the recovery entries also take, after a
+ * "|"; static.
+ */
 static const char *grub_sourced(const char *root, const char *rel)
 {
 	static char buf[8192];
@@ -13,7 +17,7 @@ static const char *grub_sourced(const char *root, const char *rel)
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd),
-		 "/bin/sh -c 'GRUB_CMDLINE_LINUX=\"quiet\"; . \"$0\" && printf %%s \"$GRUB_CMDLINE_LINUX\"' %s/%s",
+		 "/bin/sh -c 'GRUB_CMDLINE_LINUX=\"ro\"; GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"; . \"$0\" && printf %%s \"$GRUB_CMDLINE_LINUX_DEFAULT|$GRUB_CMDLINE_LINUX\"' %s/%s",
 		 root, rel);
 	p = popen(cmd, "r");
 	if (!p)
@@ -25,7 +29,10 @@ static const char *grub_sourced(const char *root, const char *rel)
 	return buf;
 }
 
-/* boot --grub: umhcap.cfg, which sh sources into GRUB_CMDLINE_LINUX. */
+/*
+ * boot --grub: umhcap.cfg, which sh sources into GRUB_CMDLINE_LINUX_DEFAULT,
+ * and not into GRUB_CMDLINE_LINUX, which the recovery entries also take.
+ */
 TEST_F(umh, boot_grub_writes_cfg)
 {
 	char want[8192], params[4096];
@@ -38,16 +45,16 @@ TEST_F(umh, boot_grub_writes_cfg)
 	/* Without /etc/kernel/cmdline, --grub is the default. */
 	ASSERT_EQ(0, RUN(self->root, "boot"));
 	ASSERT_STREQ("", res.err);
-	snprintf(want, sizeof(want), "quiet %s", params);
+	snprintf(want, sizeof(want), "quiet %s|ro", params);
 	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
 	cfg = get(self->root, GRUB_CFG);
 	ASSERT_STARTS(cfg, "# Written by umhcap boot at ");
-	ASSERT_HAS(cfg, "\n# helpers learned from 2 saved boots, saved 2023-11-14T22:13:20Z to\n"
+	ASSERT_HAS(cfg, "\n# learned from 2 saved boots, saved 2023-11-14T22:13:20Z to\n"
 			"# 2023-11-15T22:13:20Z, and this boot:\n");
-	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
 		 params);
 	ASSERT_HAS(cfg, want);
-	ASSERT_EQ(1, count_of(cfg, "GRUB_CMDLINE_LINUX="));
+	ASSERT_EQ(1, count_of(cfg, "\nGRUB_CMDLINE_LINUX"));
 	ASSERT_EQ(0644, mode_of(self->root, GRUB_CFG));
 	ASSERT_EQ(0755, mode_of(self->root, "etc/default/grub.d"));
 	ASSERT_STREQ(" umhcap.cfg", entries(self->root, "etc/default/grub.d"));
@@ -61,12 +68,12 @@ TEST_F(umh, boot_grub_writes_cfg)
 	ASSERT_EQ(0, RUN(self->root, "boot", "--grub", "--this-boot"));
 	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--this-boot", "--cmdline"));
-	snprintf(want, sizeof(want), "quiet %.*s", (int)strcspn(res.out, "\n"), res.out);
+	snprintf(want, sizeof(want), "quiet %.*s|ro", (int)strcspn(res.out, "\n"), res.out);
 	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
 	/* The idle purposes are open: left out, so uevent ends the list. */
 	ASSERT_HAS(want, ",uevent:0x8000000 usermodehelper.inheritable=");
-	ASSERT_HAS(get(self->root, GRUB_CFG), "# helpers learned from this boot only:\n");
-	ASSERT_EQ(1, count_of(get(self->root, GRUB_CFG), "GRUB_CMDLINE_LINUX="));
+	ASSERT_HAS(get(self->root, GRUB_CFG), "\n# learned from this boot only:\n");
+	ASSERT_EQ(1, count_of(get(self->root, GRUB_CFG), "\nGRUB_CMDLINE_LINUX"));
 	ASSERT_EQ(0600, mode_of(self->root, GRUB_CFG));
 	ASSERT_STREQ(" umhcap.cfg", entries(self->root, "etc/default/grub.d"));
 }
@@ -140,7 +147,7 @@ TEST_F(umh, boot_dry_run_writes_nothing)
 	ASSERT_STREQ(before, after);
 	free(after);
 	ASSERT_STARTS(res.out, "# Written by umhcap boot at ");
-	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n"
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n"
 		 "-n, nothing written: would write the above to %s/" GRUB_CFG "\n",
 		 params, self->root);
 	ASSERT_HAS(res.out, want);
@@ -229,9 +236,9 @@ TEST_F(umh, boot_leaves_open_purposes_out)
 	ASSERT_STREQ("", res.err);
 	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
 	ASSERT_STREQ("", res.err);
-	snprintf(want, sizeof(want), "quiet %s", params);
+	snprintf(want, sizeof(want), "quiet %s|ro", params);
 	ASSERT_STREQ(want, grub_sourced(self->root, GRUB_CFG));
-	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX %s\"\n",
+	snprintf(want, sizeof(want), "\nGRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
 		 params);
 	ASSERT_HAS(get(self->root, GRUB_CFG), want);
 	snprintf(want, sizeof(want), ":\n  %s\nnext: run update-grub", params);
@@ -327,4 +334,112 @@ TEST_F(umh, boot_kernel_install_without_a_cmdline)
 	ASSERT_EQ(2, RUN(self->root, "boot", "--kernel-install"));
 	ASSERT_HAS(res.err, "/proc/cmdline: a NUL byte in it\n");
 	ASSERT_FALSE(exists(self->root, KI_CMDLINE));
+}
+
+/* boot --remove: umhcap.cfg removed, -n first; then nothing to remove. */
+TEST_F(umh, boot_remove_takes_grub_cfg_away)
+{
+	char *before, *after, want[8192];
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_TRUE(exists(self->root, GRUB_CFG));
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "-n"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	snprintf(want, sizeof(want),
+		 "-n, nothing removed: would remove %s/" GRUB_CFG "\n",
+		 self->root);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	/* --kernel-install names the other file: this one stays. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--kernel-install"));
+	ASSERT_STREQ("nothing to remove: no usermodehelper.* item in /" KI_CMDLINE "\n",
+		     res.out);
+	ASSERT_TRUE(exists(self->root, GRUB_CFG));
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+	ASSERT_STREQ("", entries(self->root, "etc/default/grub.d"));
+	snprintf(want, sizeof(want), "removed %s/" GRUB_CFG "\n"
+		 "next: run update-grub, then reboot: helpers start with open bounds from that boot\n",
+		 self->root);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--grub"));
+	ASSERT_STREQ("nothing to remove: no /" GRUB_CFG "\n", res.out);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_STREQ("nothing to remove: no /" GRUB_CFG ", and no usermodehelper.* item in /"
+		     KI_CMDLINE "\n", res.out);
+}
+
+/*
+ * boot --remove: every usermodehelper.* item out of /etc/kernel/cmdline,
+ * all else as it was, its mode kept; an administrator's own items too,
+ * as boot replaces them.
+ */
+TEST_F(umh, boot_remove_takes_items_out_of_kernel_cmdline)
+{
+	char *before, *after, want[8192];
+
+	put(self->root, KI_CMDLINE,
+	    "  root=UUID=1234 ro usermodehelper.bset=all:0,modprobe:0x10000  quiet\t"
+	    "\"usermodehelper.uid=coredump:5\" splash=\"a b\" usermodehelper.inheritable=modprobe:0\n");
+	chmod_rel(self->root, KI_CMDLINE, 0600);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--dry-run"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	snprintf(want, sizeof(want), "  root=UUID=1234 ro  quiet splash=\"a b\"\n"
+		 "-n, nothing written: would write the above to %s/" KI_CMDLINE "\n",
+		 self->root);
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_STREQ("  root=UUID=1234 ro  quiet splash=\"a b\"\n",
+		     get(self->root, KI_CMDLINE));
+	ASSERT_EQ(0600, mode_of(self->root, KI_CMDLINE));
+	ASSERT_STREQ(" cmdline", entries(self->root, "etc/kernel"));
+	snprintf(want, sizeof(want), "took 3 usermodehelper.* items out of %s/" KI_CMDLINE "\n"
+		 "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: helpers start with open bounds from that boot\n",
+		 self->root);
+	ASSERT_STREQ(want, res.out);
+	/* Again: nothing left to take out; the file as it was. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--kernel-install"));
+	ASSERT_STREQ("nothing to remove: no usermodehelper.* item in /" KI_CMDLINE "\n",
+		     res.out);
+	ASSERT_STREQ("  root=UUID=1234 ro  quiet splash=\"a b\"\n",
+		     get(self->root, KI_CMDLINE));
+	/* One item alone: an empty line. */
+	put(self->root, KI_CMDLINE, "usermodehelper.bset=all:0\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_STREQ("\n", get(self->root, KI_CMDLINE));
+	ASSERT_HAS(res.out, "took 1 usermodehelper.* item out of ");
+}
+
+/* boot --remove takes none of what only learning needs; nothing changes. */
+TEST_F(umh, boot_remove_refuses_learning_options)
+{
+	static const char *const opts[] = {
+		"--include-idle", "--this-boot", "--state-dir=/var/tmp",
+	};
+	char *before, *after;
+	size_t i;
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		ASSERT_EQ(2, RUN(self->root, "boot", "--remove", opts[i]));
+		ASSERT_HAS(res.err, "umhcap: --remove takes no --include-idle, --this-boot or --state-dir; usage: umhcap boot");
+		ASSERT_STREQ("", res.out);
+	}
+	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--grub", "--kernel-install"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
 }
