@@ -64,6 +64,7 @@
 #include <dirent.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 
 #include "umh/common.h"
@@ -990,6 +991,48 @@ static void first_line(const char *cmd, char *out, size_t n)
 }
 
 /*
+ * Debian's own grub-mkconfig, run on this root, reads the file boot
+ * --grub wrote: the bounds are on every normal entry, and on no recovery
+ * entry ("single").  Its 10_linux lists the kernels in /boot: a file of
+ * this kernel's name stands in for the image, which QEMU was given.
+ */
+static void keep1_grub(void)
+{
+	char out[65536], path[128], *line, *save;
+	int normal = 0, recovery = 0, wrong = 0;
+	struct utsname u;
+	FILE *f;
+
+	if (uname(&u))
+		ksft_exit_fail_msg("uname: %s\n", strerror(errno));
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
+	f = fopen(path, "wx");
+	if (f)
+		fclose(f);
+	if (capture("grub-mkconfig 2>/dev/null", out, sizeof(out))) {
+		show_output("grub-mkconfig 2>&1 >/dev/null; echo grub-mkconfig: exit $?");
+		out[0] = '\0';
+	}
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool rec, bounded;
+
+		line += strspn(line, " \t");
+		if (strncmp(line, "linux", 5) || !strchr(" \t", line[5]))
+			continue;
+		ksft_print_msg("grub-mkconfig: %s\n", line);
+		rec = strstr(line, " single");
+		bounded = strstr(line, " usermodehelper.bset=");
+		recovery += rec;
+		normal += !rec;
+		wrong += rec == bounded;
+	}
+	ksft_test_result(normal && recovery && !wrong,
+			 "grub-mkconfig: the bounds on each of %d normal entries, on none of %d recovery entries\n",
+			 normal, recovery);
+}
+
+/*
  * Boot 1: the package as dpkg -i left it, its unit running; every job
  * with open bounds but the one held back; the learned bounds written
  * where GRUB reads them.  The unit saves the record at shutdown.
@@ -999,7 +1042,7 @@ static void keep1(void)
 	char out[4096];
 	int rc;
 
-	ksft_set_plan(NR_JOBS - 1 + 4);
+	ksft_set_plan(NR_JOBS - 1 + 5);
 	first_line("dpkg-query -W -f='${Status} ${Version}' umhcap", out,
 		   sizeof(out));
 	ksft_test_result(!strncmp(out, "install ok installed ", 21),
@@ -1021,6 +1064,7 @@ static void keep1(void)
 	ksft_test_result(rc > 0 && strstr(out, "usermodehelper.bset="),
 			 "umhcap boot --grub wrote the learned bounds to " GRUB_CFG "\n");
 	show_output("cat " GRUB_CFG);
+	keep1_grub();
 }
 
 /* The mask of purpose @name in the boot items @items, or CAPS_FULL. */

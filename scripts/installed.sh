@@ -21,8 +21,9 @@ set -eu
 # What an administrator would install for the helpers under test; their
 # own dependencies come with them.  dbus is on every Debian 12 system.
 # libtracefs1, libtraceevent1 and libcap2 are what umhcap's package
-# depends on, which apt would bring and dpkg -i does not.
-PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl,libtracefs1,libtraceevent1,libcap2
+# depends on, which apt would bring and dpkg -i does not.  grub-common's
+# grub-mkconfig makes a boot menu from what 'umhcap boot --grub' wrote.
+PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl,libtracefs1,libtraceevent1,libcap2,grub-common
 ROOTDIR=$UMHCAP_BUILD/debian-root
 ROOT=$ROOTDIR/root
 
