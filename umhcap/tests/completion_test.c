@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the bash completion, umhcap.bash-completion, run by bash
+ * as its loader would: the file sourced, COMP_WORDS set, _umhcap called.
+ */
+#include "common.h"
+
+/*
+ * The completions bash offers for @line, the word under the cursor
+ * last (empty after a trailing space), space-separated, sorted; static.
+ * "<bash failed>" if bash could not run it.
+ */
+static const char *complete(const char *line)
+{
+	static char buf[16384];
+	char cmd[PATH_MAX * 2 + 1024];
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "bash --norc --noprofile -c '"
+		 ". \"$1\" && read -r -a COMP_WORDS <<<\"$2\" && "
+		 "case $2 in *\" \") COMP_WORDS+=(\"\") ;; esac && "
+		 "COMP_WORDS[0]=$3 && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && "
+		 "_umhcap; for w in \"${COMPREPLY[@]}\"; do printf \"%%s\\n\" \"$w\"; done | sort | tr \"\\n\" \" \"' "
+		 "bash %s '%s' %s",
+		 src_path("umhcap.bash-completion"), line, getenv("UMHCAP_BIN"));
+	p = popen(cmd, "r");
+	if (!p)
+		abort();
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	buf[n] = '\0';
+	if (pclose(p))
+		return "<bash failed>";
+	return buf;
+}
+
+/* The commands, from umhcap --help: each once, and nothing else. */
+TEST(completion_of_commands)
+{
+	ASSERT_STREQ("boot check drop export keep learn policy save show trace user ",
+		     complete("umhcap "));
+	ASSERT_STREQ("drop ", complete("umhcap dr"));
+	/* After --root DIR, still the command. */
+	ASSERT_STREQ("save show ", complete("umhcap --root /tmp s"));
+	ASSERT_STREQ("--root ", complete("umhcap --ro"));
+	ASSERT_STREQ("--help --hex ", complete("umhcap --he"));
+	ASSERT_STREQ("--json ", complete("umhcap --j"));
+}
+
+/* Each command's own options, from its --help. */
+TEST(completion_of_options)
+{
+	ASSERT_STREQ("--remove ", complete("umhcap boot --re"));
+	ASSERT_STREQ("--dry-run ", complete("umhcap drop --d"));
+	ASSERT_STREQ("", complete("umhcap show --dry"));
+	ASSERT_STREQ("--cmdline --dry-run --help --include-idle --learned --output --state-dir --sysctl --this-boot -h -n -o ",
+		     complete("umhcap export --sysctl -o /tmp/x -"));
+	ASSERT_EQ(0, count_of(complete("umhcap learn -"), "--remove"));
+}
+
+/* Purposes after -p, the last item of a comma list; and for show. */
+TEST(completion_of_purposes)
+{
+	ASSERT_STREQ("coredump ", complete("umhcap drop -p cored"));
+	ASSERT_STREQ("modprobe,coredump ", complete("umhcap keep -p modprobe,co"));
+	ASSERT_STREQ("release_agent request_key ", complete("umhcap user --purpose re"));
+	ASSERT_STREQ("initrd ", complete("umhcap show in"));
+	ASSERT_STREQ("all ", complete("umhcap learn --apply a"));
+}
+
+/* Capabilities for drop and keep: all, none, and libcap's names. */
+TEST(completion_of_capabilities)
+{
+	ASSERT_STREQ("none ", complete("umhcap drop -p all no"));
+	ASSERT_STREQ("all ", complete("umhcap keep -p all al"));
+	if (system("command -v capsh >/dev/null"))
+		SKIP(return, "no capsh here (libcap2-bin)");
+	ASSERT_STREQ("cap_sys_module ", complete("umhcap drop -p modprobe cap_sys_mod"));
+}
