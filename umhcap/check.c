@@ -2,15 +2,18 @@
 /*
  * check: a hardening report.
  *
- *  - a purpose's ceiling (all.bset & <purpose>.bset) beyond what its
- *    helper was measured to need (measured.c's row of Debian 12 as
- *    installed, or of busybox systems), named with that row; for a
- *    purpose no helper of which was measured, beyond what the kernel's
- *    record shows it used; without per-purpose bounds, the global bound
- *    beyond what any measured helper needs;
+ *  - a purpose's ceiling (all.bset & <purpose>.bset) beyond what the
+ *    program its knob names was measured to need (program.c: measured.c's
+ *    row of that program, as its own user where the purpose has one, of
+ *    Debian 12 as installed, or of busybox systems), named with that row;
+ *    for a program with no row, or a purpose with no knob and no row,
+ *    beyond what the kernel's record shows it used; for a purpose whose
+ *    knob says no helper starts, anything at all; without per-purpose
+ *    bounds, the global bound beyond what any measured helper needs;
  *  - bset and inheritable that disagree;
- *  - malformed usermodehelper.* items on the kernel command line, and
- *    what the kernel bounds to nothing for each;
+ *  - malformed usermodehelper.bset=, .inheritable=, .uid= and .gid=
+ *    items on the kernel command line, and what the kernel bounds to
+ *    nothing for each;
  *  - from the kernel's record: a purpose whose helpers ran, with a bound
  *    that allows capabilities they never used since boot, or that no
  *    longer allows one they used.
@@ -31,6 +34,12 @@ struct check {
 	bool json;		/* --json */
 	int findings;
 	int notes;
+};
+
+/* What check holds a purpose to: the program configured, and its row. */
+struct judge {
+	struct umh_program prog;
+	const struct umh_measured *row;	/* NULL: none measured */
 };
 
 static void finding(struct check *c, const char *kind, int purpose,
@@ -159,10 +168,61 @@ static void check_item(struct check *c, const char *param, char *item)
 	free(esc);
 }
 
+/* A uid or gid as the kernel reads one: decimal, 32 bits, not -1. */
+static bool valid_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 10 || strspn(s, "0123456789") != n)
+		return false;
+	return strtoull(s, NULL, 10) < 0xffffffffULL;
+}
+
+/*
+ * usermodehelper.uid= and .gid= items fail closed too, in both sets: an
+ * item whose purpose the kernel reads, that purpose's helpers; one whose
+ * purpose it cannot read, or "all", every helper.
+ */
+static void check_id_item(struct check *c, const char *param, char *item)
+{
+	char *colon = strchr(item, ':');
+	char *esc = umh_escape(item, strlen(item)), *id;
+	int p = -1;
+
+	if (colon) {
+		*colon = '\0';
+		p = umh_purpose_lookup(item);
+		*colon = ':';
+	}
+	if (p < 0) {
+		finding(c, "cmdline", UMH_ALL, 0,
+			"cmdline: %s: malformed item \"%s\": every helper is bounded to nothing",
+			param, esc);
+	} else if (!valid_id(colon + 1)) {
+		id = umh_escape(colon + 1, strlen(colon + 1));
+		if (p == UMH_ALL)
+			finding(c, "cmdline", p, 0,
+				"cmdline: %s: bad id \"%s\" in item \"%s\": every helper is bounded to nothing",
+				param, id, esc);
+		else
+			finding(c, "cmdline", p, 0,
+				"cmdline: %s: bad id \"%s\" in item \"%s\": %s's helpers are bounded to nothing",
+				param, id, esc, umh_purpose_name(p));
+		free(id);
+	}
+	free(esc);
+}
+
 static void check_param(struct check *c, char *tok)
 {
-	static const char *const params[] = {
-		"usermodehelper.bset", "usermodehelper.inheritable",
+	static const struct {
+		const char *name;
+		void (*check)(struct check *c, const char *param, char *item);
+	} params[] = {
+		{ "usermodehelper.bset",	check_item },
+		{ "usermodehelper.inheritable",	check_item },
+		{ "usermodehelper.uid",		check_id_item },
+		{ "usermodehelper.gid",		check_id_item },
 	};
 	char *eq = strchr(tok, '=');
 	char *item, *next;
@@ -172,7 +232,7 @@ static void check_param(struct check *c, char *tok)
 		return;
 	*eq = '\0';
 	for (i = 0; i < ARRAY_SIZE(params); i++)
-		if (!strcmp(tok, params[i]))
+		if (!strcmp(tok, params[i].name))
 			break;
 	if (i == ARRAY_SIZE(params))
 		return;
@@ -180,7 +240,10 @@ static void check_param(struct check *c, char *tok)
 		next = strchr(item, ',');
 		if (next)
 			*next++ = '\0';
-		check_item(c, tok, item);
+		/* The kernel reads no id item after a last comma, nor in "". */
+		if (params[i].check == check_id_item && !*item && !next)
+			break;
+		params[i].check(c, tok, item);
 	}
 }
 
@@ -263,29 +326,56 @@ static void check_measured(struct check *c, const struct umh_state *st,
  */
 static void check_unmeasured(struct check *c, const struct umh_state *st,
 			     const struct umh_record *rec, bool no_record,
-			     int p)
+			     int p, const struct umh_program *prog)
 {
 	uint64_t used = no_record ? 0 : rec->used[p];
 	uint64_t excess = umh_ceiling(st, p) & ~used;
 	const char *name = umh_purpose_name(p);
-	char *shown, *ex;
+	char *shown, *ex, *why, *esc;
 
 	if (!excess)
 		return;
+	if (prog->state == UMH_PROGRAM_SET) {
+		esc = umh_escape(prog->path, strlen(prog->path));
+		why = umh_xasprintf("no measured row for %s (%s)", esc,
+				    prog->knob);
+		free(esc);
+	} else {
+		why = umh_xstrdup("no helper of this purpose was measured");
+	}
 	ex = caps_list(excess);
 	if (no_record) {
 		finding(c, "ceiling", p, excess,
-			"%s: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
-			name, ex);
+			"%s: %s, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
+			name, why, ex);
 		free(ex);
+		free(why);
 		return;
 	}
 	shown = caps_format(used);
 	finding(c, "ceiling", p, excess,
-		"%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s",
-		name, shown, rec->started[p], ex, name);
+		"%s: %s; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s",
+		name, why, shown, rec->started[p], ex, name);
 	free(shown);
 	free(ex);
+	free(why);
+}
+
+/* The knob of @p says no helper starts: a ceiling is only a risk. */
+static void check_no_program(struct check *c, const struct umh_state *st,
+			     int p, const struct umh_program *prog)
+{
+	uint64_t ceiling = umh_ceiling(st, p);
+	const char *name = umh_purpose_name(p);
+	char *allows;
+
+	if (!ceiling)
+		return;
+	allows = caps_list(ceiling);
+	finding(c, "ceiling", p, ceiling,
+		"%s: no helper of this purpose starts (%s: %s); its ceiling allows: %s; bound it to nothing: umhcap drop -p %s all",
+		name, prog->knob, prog->why, allows, name);
+	free(allows);
 }
 
 /* Without per-purpose bounds every helper gets the global bound. */
@@ -307,27 +397,29 @@ static void check_global(struct check *c, const struct umh_state *st)
 }
 
 static void check_ceilings(struct check *c, const struct umh_state *st,
-			   const struct umh_record *rec, bool no_record)
+			   const struct umh_record *rec, bool no_record,
+			   const struct judge *j)
 {
 	const struct umh_purpose_info *u;
-	const struct umh_measured *m;
 
 	if (!st->per_purpose) {
 		check_global(c, st);
 		return;
 	}
 	umh_for_each_purpose(u) {
-		m = umh_measured_for(u->id);
-		if (m)
-			check_measured(c, st, m);
+		if (j[u->id].prog.state == UMH_PROGRAM_NONE)
+			check_no_program(c, st, u->id, &j[u->id].prog);
+		else if (j[u->id].row)
+			check_measured(c, st, j[u->id].row);
 		else
-			check_unmeasured(c, st, rec, no_record, u->id);
+			check_unmeasured(c, st, rec, no_record, u->id,
+					 &j[u->id].prog);
 	}
 }
 
 /* Only purposes whose helpers ran: an empty record says nothing. */
 static void check_record(struct check *c, const struct umh_state *st,
-			 const struct umh_record *rec)
+			 const struct umh_record *rec, const struct judge *j)
 {
 	const struct umh_purpose_info *u;
 	unsigned long long n;
@@ -343,7 +435,7 @@ static void check_record(struct check *c, const struct umh_state *st,
 		allowed = umh_ceiling(st, p);
 		used = rec->used[p];
 		/* check_unmeasured() reported it already. */
-		if ((allowed & ~used) && umh_measured_for(p)) {
+		if ((allowed & ~used) && j[p].row) {
 			list = caps_format(allowed & ~used);
 			finding(c, "unused", p, allowed & ~used,
 				"%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
@@ -404,10 +496,44 @@ static void note_global(struct check *c, const struct umh_state *st)
 	free(shared);
 }
 
+/*
+ * Each purpose's program and row, read before anything is printed: the
+ * row of the program its knob names, or without a knob its purpose's.
+ */
+static int judge_purposes(const char *root, const struct umh_state *st,
+			  struct judge *j)
+{
+	const struct umh_purpose_info *u;
+	struct umh_program *prog;
+	int p;
+
+	umh_for_each_purpose(u) {
+		p = u->id;
+		prog = &j[p].prog;
+		if (umh_program_read(root, p, prog))
+			return -1;
+		if (prog->state == UMH_PROGRAM_UNKNOWN)
+			j[p].row = umh_measured_for(p);
+		else if (prog->state == UMH_PROGRAM_SET)
+			j[p].row = umh_program_row(root, p, prog,
+						   !umh_is_root(&st->id[p]));
+	}
+	return 0;
+}
+
+static void judge_free(struct judge *j)
+{
+	int p;
+
+	for (p = 0; p < UMH_NR; p++)
+		umh_program_free(&j[p].prog);
+}
+
 int cmd_check(const struct umh_args *a)
 {
 	const struct umh_purpose_info *u;
 	struct check c = { .json = a->json };
+	struct judge j[UMH_NR] = { 0 };
 	struct umh_record rec;
 	struct umh_state st;
 	char cmdline[4096];
@@ -416,18 +542,21 @@ int cmd_check(const struct umh_args *a)
 	if (umh_load(a->root, &st))
 		return UMH_EXIT_ERROR;
 	no_record = umh_record_load(a->root, &rec);
-	if (no_record < 0 || read_cmdline(a->root, cmdline, sizeof(cmdline)))
+	if (no_record < 0 || read_cmdline(a->root, cmdline, sizeof(cmdline)) ||
+	    judge_purposes(a->root, &st, j)) {
+		judge_free(j);
 		return UMH_EXIT_ERROR;
+	}
 	if (c.json)
 		printf("{\"version\":1,\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
 		       st.per_purpose ? "true" : "false",
 		       no_record ? "false" : "true", caps_nbits());
-	check_ceilings(&c, &st, &rec, no_record);
+	check_ceilings(&c, &st, &rec, no_record, j);
 	umh_for_each(u)
 		if (u->id == UMH_ALL || st.per_purpose)
 			check_agree(&c, u->id, &st.b[u->id]);
 	if (!no_record)
-		check_record(&c, &st, &rec);
+		check_record(&c, &st, &rec, j);
 	check_cmdline(&c, cmdline);
 	check_unknown_purposes(&c, a->root);
 	if (c.json)
@@ -443,5 +572,6 @@ int cmd_check(const struct umh_args *a)
 		printf("%d finding%s\n", c.findings, c.findings == 1 ? "" : "s");
 	else
 		printf("no findings\n");
+	judge_free(j);
 	return c.findings ? UMH_EXIT_FINDINGS : UMH_EXIT_OK;
 }

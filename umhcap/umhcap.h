@@ -209,6 +209,26 @@ const struct umh_measured *umh_measured_find(int purpose,
 const char *umh_measured_conf_name(enum umh_measured_conf conf);
 uint64_t umh_measured_union(void);
 
+/* program.c */
+enum umh_program_state {
+	UMH_PROGRAM_UNKNOWN,	/* no knob for the purpose, or not there */
+	UMH_PROGRAM_NONE,	/* the knob says no helper starts */
+	UMH_PROGRAM_SET,	/* the knob names a program */
+};
+
+struct umh_program {
+	enum umh_program_state state;
+	const char *knob;	/* the file read, e.g. /proc/sys/kernel/modprobe */
+	char *path;		/* UMH_PROGRAM_SET: its first word */
+	const char *why;	/* UMH_PROGRAM_NONE: why none starts */
+};
+
+int umh_program_read(const char *root, int purpose, struct umh_program *prog);
+void umh_program_free(struct umh_program *prog);
+const struct umh_measured *umh_program_row(const char *root, int purpose,
+					   const struct umh_program *prog,
+					   bool own_user);
+
 /* caps.c */
 int caps_nbits(void);
 uint64_t caps_full(void);

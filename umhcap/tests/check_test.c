@@ -284,6 +284,39 @@ TEST_F(umh, check_cmdline_valid)
 	ASSERT_STREQ("no findings\n", res.out);
 }
 
+/*
+ * usermodehelper.uid= and .gid= items, as the kernel reads them: a
+ * decimal id of 32 bits but -1, at most 10 digits; a bad one bounds its
+ * purpose's helpers to nothing, and one whose purpose cannot be read,
+ * or all's, every helper.  No item after a last comma.
+ */
+TEST_F(umh, check_cmdline_ids)
+{
+	harden(self->root);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.uid=coredump:998,modprobe:4294967294,power:0,"
+	    "request_key:0000000001, usermodehelper.gid=all:997\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	put(self->root, "proc/cmdline",
+	    "usermodehelper.uid=coredump:,modprobe:4294967295,power:-1,"
+	    "uevent:12345678901,initrd:0x10,all:x,foo:1,nocolon,,"
+	    "release_agent:1.5 usermodehelper.gid=other:+5\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_STREQ("cmdline: usermodehelper.uid: bad id \"\" in item \"coredump:\": coredump's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"4294967295\" in item \"modprobe:4294967295\": modprobe's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"-1\" in item \"power:-1\": power's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"12345678901\" in item \"uevent:12345678901\": uevent's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"0x10\" in item \"initrd:0x10\": initrd's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"x\" in item \"all:x\": every helper is bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: malformed item \"foo:1\": every helper is bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: malformed item \"nocolon\": every helper is bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: malformed item \"\": every helper is bounded to nothing\n"
+		     "cmdline: usermodehelper.uid: bad id \"1.5\" in item \"release_agent:1.5\": release_agent's helpers are bounded to nothing\n"
+		     "cmdline: usermodehelper.gid: bad id \"+5\" in item \"other:+5\": other's helpers are bounded to nothing\n"
+		     "11 findings\n", res.out);
+}
+
 TEST_F(umh, check_unpatched_disagree)
 {
 	uint64_t u = umh_measured_union();
@@ -513,4 +546,119 @@ TEST_F(umh, check_unknown_purpose)
 	ASSERT_JSON(res.out);
 	ASSERT_HAS(res.out, "{\"kind\":\"unknown\",\"purpose\":\"all\"");
 	ASSERT_HAS(res.out, "\"count\":2\n}\n");
+}
+
+/* Debian 12's knobs, as installed: no uevent helper at all. */
+static void debian_knobs(const char *root)
+{
+	put(root, MODPROBE_KNOB, "/sbin/modprobe\n");
+	put(root, CORE_PATTERN,
+	    "|/lib/systemd/systemd-coredump %%P %%u %%g %%s %%t 9223372036854775808 %%h\n");
+	put(root, POWEROFF_CMD, "/sbin/poweroff\n");
+	rm_file(root, UEVENT_HELPER);
+}
+
+/*
+ * Each purpose judged by the program its knob names: on Debian 12 as
+ * installed, uevent starts no helper, so any bound of it is a finding,
+ * and busybox's mdev is not named.
+ */
+TEST_F(umh, check_reads_configured_programs)
+{
+	char want[4096];
+
+	harden(self->root);
+	debian_knobs(self->root);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "uevent: no helper of this purpose starts (/sys/kernel/uevent_helper: this kernel has no such file); its ceiling allows: %s; bound it to nothing: umhcap drop -p uevent all\n"
+		 "1 finding\n", names(need("uevent")));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_EQ(0, count_of(res.out, "mdev"));
+	/* Bounded to nothing: nothing to say. */
+	set_bound(self->root, "uevent", 0, 0);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* An empty knob says the same; so does a core_pattern of a file. */
+	put(self->root, UEVENT_HELPER, "\n");
+	put(self->root, CORE_PATTERN, "core\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "coredump: no helper of this purpose starts (/proc/sys/kernel/core_pattern: not a pipe: the kernel writes core files itself); its ceiling allows: %s; bound it to nothing: umhcap drop -p coredump all\n"
+		 "1 finding\n", names(need("coredump")));
+	ASSERT_STREQ(want, res.out);
+	/* One capability on an unused purpose is a finding. */
+	set_bound(self->root, "uevent", B(CAP_MKNOD), B(CAP_MKNOD));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "uevent: no helper of this purpose starts (/sys/kernel/uevent_helper: empty); its ceiling allows: cap_mknod; ");
+}
+
+/*
+ * A program with no measured row is named, and held to the record, as a
+ * purpose no helper of which was measured; its bytes escaped.
+ */
+TEST_F(umh, check_program_without_row)
+{
+	uint64_t used = B(CAP_SYS_PTRACE);
+	char want[4096];
+
+	harden(self->root);
+	debian_knobs(self->root);
+	set_bound(self->root, "uevent", 0, 0);
+	put(self->root, CORE_PATTERN, "|/usr/share/apport/apport -p%%p -s%%s\n");
+	set_record(self->root, "coredump", used, 3);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "coredump: no measured row for /usr/share/apport/apport (/proc/sys/kernel/core_pattern); its ceiling exceeds what the kernel's record shows its helpers used (%s, 3 started) by: %s; bound it to that: umhcap learn --apply --include-idle coredump\n"
+		 "1 finding\n", fmt(used), names(need("coredump") & ~used));
+	ASSERT_STREQ(want, res.out);
+	/* Its bound at what it used: nothing to say of it. */
+	set_bound(self->root, "coredump", used, used);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	/* A byte of the knob's is escaped, ESC included. */
+	set_bound(self->root, "coredump", full(), full());
+	put(self->root, CORE_PATTERN, "|/tmp/\033[31mred %%P\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "coredump: no measured row for /tmp/\\x1b[31mred (/proc/sys/kernel/core_pattern); ");
+	ASSERT_EQ(0, count_of(res.out, "\033"));
+}
+
+/*
+ * The row of the program the knob names, by its path or by the file it
+ * is; of its own users where the purpose has one.
+ */
+TEST_F(umh, check_program_row_by_file_and_user)
+{
+	const struct umh_measured *m;
+	char want[4096], path[PATH_MAX];
+
+	harden(self->root);
+	debian_knobs(self->root);
+	set_bound(self->root, "uevent", 0, 0);
+	/* Merged /usr: /sbin is usr/sbin. */
+	put(self->root, "usr/sbin/modprobe", "");
+	snprintf(path, sizeof(path), "%s/sbin", self->root);
+	ASSERT_EQ(0, symlink("usr/sbin", path));
+	put(self->root, MODPROBE_KNOB, "/usr/sbin/modprobe\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* Not the same file: no row. */
+	put(self->root, "usr/bin/modprobe", "");
+	put(self->root, MODPROBE_KNOB, "/usr/bin/modprobe\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "modprobe: no measured row for /usr/bin/modprobe (/proc/sys/kernel/modprobe); ");
+	put(self->root, MODPROBE_KNOB, "/sbin/modprobe\n");
+	/* coredump as its own user: held to that row, which needs less. */
+	m = umh_measured_find(UMH_COREDUMP, UMH_CONF_INSTALLED_USER);
+	ASSERT_NE(NULL, m);
+	ASSERT_NE(m->caps, need("coredump"));
+	set_ident(self->root, "coredump", 998, 997);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "coredump: ceiling exceeds what /lib/systemd/systemd-coredump (systemd-coredump %s) was measured to need on Debian 12, own users (%s) by: %s\n"
+		 "1 finding\n", m->version, fmt(m->caps),
+		 names(need("coredump") & ~m->caps));
+	ASSERT_STREQ(want, res.out);
+	set_bound(self->root, "coredump", m->caps, m->caps);
+	ASSERT_EQ(0, RUN(self->root, "check"));
 }

@@ -390,6 +390,13 @@ FIXTURE_SETUP(umh)
 	put(self->root, "etc/group", "%s", slurp_file("/etc/group") ?: "");
 	put(self->root, BOOT_ID_FILE, "%s\n", THIS_BOOT);
 	fake_tracefs(self->root, TFS);
+	/*
+	 * The fake tracefs makes sys/kernel, where a kernel without a uevent
+	 * helper has no uevent_helper: the busybox systems' own, as the
+	 * measured table's row of uevent is theirs.  The other knobs are
+	 * not there, and check judges their purposes by their rows.
+	 */
+	put(self->root, UEVENT_HELPER, "/sbin/mdev\n");
 }
 
 FIXTURE_TEARDOWN(umh)

@@ -54,6 +54,10 @@
 #define REMOVED		TFS "/removed-instances"
 /* This boot, as the kernel names it, and where umhcap save keeps boots. */
 #define BOOT_ID_FILE	"proc/sys/kernel/random/boot_id"
+#define UEVENT_HELPER	"sys/kernel/uevent_helper"
+#define MODPROBE_KNOB	"proc/sys/kernel/modprobe"
+#define CORE_PATTERN	"proc/sys/kernel/core_pattern"
+#define POWEROFF_CMD	"proc/sys/kernel/poweroff_cmd"
 #define THIS_BOOT	"0b6a1f0e-3c1d-4f55-9a43-2b8e1f0c9d77"
 #define BOOTS		"var/lib/umhcap/boots"
 
