@@ -994,7 +994,8 @@ static void first_line(const char *cmd, char *out, size_t n)
  * Debian's own grub-mkconfig, run on this root, reads the file boot
  * --grub wrote: the bounds are on every normal entry, and on no recovery
  * entry ("single").  Its 10_linux lists the kernels in /boot: a file of
- * this kernel's name stands in for the image, which QEMU was given.
+ * this kernel's name stands in for the image, which QEMU was given; and
+ * 05_debian_theme wants /boot/grub, which grub-install would have made.
  */
 static void keep1_grub(void)
 {
@@ -1005,6 +1006,8 @@ static void keep1_grub(void)
 
 	if (uname(&u))
 		ksft_exit_fail_msg("uname: %s\n", strerror(errno));
+	if (mkdir("/boot/grub", 0755) && errno != EEXIST)
+		ksft_exit_fail_msg("mkdir /boot/grub: %s\n", strerror(errno));
 	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
 	f = fopen(path, "wx");
 	if (f)
