@@ -44,8 +44,9 @@
  *    saves the record at shutdown.  Boot 2 has the bounds GRUB would add:
  *    umhcap learn merges boot 1's record, every helper is bounded from
  *    the first, the jobs are done, the one held back is refused, and
- *    journalctl -k shows why; then "umhcap boot --remove -n" names the
- *    file boot 1 wrote, and "dpkg --purge umhcap" removes it.
+ *    journalctl -k and umhcap refusals show why; then "umhcap boot
+ *    --remove -n" names the file boot 1 wrote, and "dpkg --purge umhcap"
+ *    removes it.
  *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
  *    capability of each purpose named; a job of the purpose must fail
  *    exactly when the table lists the capability, unless the table says
@@ -1159,7 +1160,7 @@ static void keep2(void)
 
 	if (bset)
 		snprintf(items, sizeof(items), "%s", bset);
-	ksft_set_plan(NR_JOBS + 5);
+	ksft_set_plan(NR_JOBS + 6);
 	show_output(UMHCAP " learn");
 	capture(UMHCAP " learn --json", out, sizeof(out));
 	line = strstr(out, "\"saved_boots\":");
@@ -1199,6 +1200,12 @@ static void keep2(void)
 			logged = true;
 	}
 	ksft_test_result(logged, "journalctl -k shows the core dump helper refused cap_dac_read_search\n");
+	/* The same, counted by umhcap from the journal. */
+	capture(UMHCAP " refusals", out, sizeof(out));
+	ksft_print_msg("umhcap refusals:\n%s", out);
+	line = strstr(out, " (this boot):\n");
+	ksft_test_result(line && strstr(line, "\n  coredump       cap_dac_read_search "),
+			 "umhcap refusals counts this boot's refusal of cap_dac_read_search to coredump, from the journal\n");
 	keep2_purge();
 }
 

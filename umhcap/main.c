@@ -152,6 +152,21 @@ static const struct umh_cmd cmds[] = {
 "before each print; until N events, SIGINT, SIGTERM or SIGHUP.",
 	},
 	{
+		.name		= "refusals",
+		.run		= cmd_refusals,
+		.takes		= UMH_TAKES_JSON,
+		.synopsis	= "[--json]",
+		.summary	= "what the bounds refused helpers, per boot",
+		.about		=
+"Count the kernel's lines for the capability checks the bounds refused a\n"
+"helper, per boot, purpose, capability and program: from the journal,\n"
+"every boot it keeps, or without one from /dev/kmsg, this boot.  Only\n"
+"the kernel's own lines count (facility kern, which no process can\n"
+"write).  A refusal is what a helper asked for, and a compromised one\n"
+"asks for what it likes: grant none wholesale.  The kernel rate-limits\n"
+"its lines, so a count is at least that many.",
+	},
+	{
 		.name		= "save",
 		.run		= cmd_save,
 		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_STATE_DIR,

@@ -408,5 +408,6 @@ int cmd_export(const struct umh_args *a);
 int cmd_trace(const struct umh_args *a);
 int cmd_save(const struct umh_args *a);
 int cmd_boot(const struct umh_args *a);
+int cmd_refusals(const struct umh_args *a);
 
 #endif /* UMHCAP_H */

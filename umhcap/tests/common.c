@@ -24,7 +24,7 @@ _Static_assert(ARRAY_SIZE(kernel_purposes) == NR_PURPOSES, "NR_PURPOSES");
 /* The commands, in the order umhcap --help lists them. */
 const char *const commands[] = {
 	"show", "drop", "keep", "user", "learn", "check", "policy", "export",
-	"trace", "save", "boot",
+	"trace", "refusals", "save", "boot",
 };
 _Static_assert(ARRAY_SIZE(commands) == NR_COMMANDS, "NR_COMMANDS");
 
@@ -397,6 +397,8 @@ FIXTURE_SETUP(umh)
 	 * not there, and check judges their purposes by their rows.
 	 */
 	put(self->root, UEVENT_HELPER, "/sbin/mdev\n");
+	/* The kernel's log, with no line of a refusal in it. */
+	put(self->root, "dev/kmsg", "6,1,10,-;Linux version 6.12\n");
 }
 
 FIXTURE_TEARDOWN(umh)

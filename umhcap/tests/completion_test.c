@@ -38,7 +38,7 @@ static const char *complete(const char *line)
 /* The commands, from umhcap --help: each once, and nothing else. */
 TEST(completion_of_commands)
 {
-	ASSERT_STREQ("boot check drop export keep learn policy save show trace user ",
+	ASSERT_STREQ("boot check drop export keep learn policy refusals save show trace user ",
 		     complete("umhcap "));
 	ASSERT_STREQ("drop ", complete("umhcap dr"));
 	/* After --root DIR, still the command. */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * refusals: the capability checks the bounds refused helpers, from the
+ * kernel's own lines (kernel/umh_refused.c):
+ *
+ *   umh: refused a capability its bounds withhold: purpose=P pid=N
+ *   comm="C" exe="E" uid=U cap=K
+ *
+ * counted per boot, per purpose, program and capability.  They come from
+ * the journal, every boot it keeps, through journalctl -o export; where
+ * there is no journal, from /dev/kmsg, this boot only.
+ *
+ * Only the kernel's own lines count: facility 0 (LOG_KERN), which the
+ * kernel never lets a process write to /dev/kmsg, so that a process that
+ * can write there, a compromised root helper among them, cannot add a
+ * refusal.  What the kernel refused a helper is still what the helper
+ * asked for, and a compromised helper asks for what it likes: the counts
+ * say what was refused, not what a helper needs.  The kernel rate-limits
+ * its lines per purpose, so a count is at least that many.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "umhcap.h"
+
+#define PREFIX		"umh: refused a capability its bounds withhold: "
+#define LINE_MAX_LEN	4096
+
+struct refusal {
+	char boot[UMH_BOOT_ID_LEN + 1];	/* "" where the source has none */
+	int purpose;
+	char *exe;			/* as the kernel escaped it */
+	int cap;
+	unsigned long count;
+};
+
+struct refusals {
+	struct refusal *r;
+	size_t n, size;
+	const char *source;		/* "journal" or "kmsg" */
+};
+
+/* @s holds only what the kernel's escaping leaves: printable ASCII. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+/* The value of KEY="..." in @msg, the kernel's escaping kept; or NULL. */
+static char *quoted_field(const char *msg, const char *key)
+{
+	const char *s = strstr(msg, key), *end;
+
+	if (!s)
+		return NULL;
+	s += strlen(key);
+	/* The kernel escapes every quote: the next one ends the value. */
+	end = strchr(s, '"');
+	if (!end)
+		return NULL;
+	return umh_xasprintf("%.*s", (int)(end - s), s);
+}
+
+/* Count the refusal in @msg, of boot @boot, if it is one. */
+static void add_line(struct refusals *rs, const char *boot, const char *msg)
+{
+	char purpose[32], *exe, *p;
+	struct refusal *r;
+	int cap, id;
+	size_t i;
+
+	if (strncmp(msg, PREFIX, strlen(PREFIX)) || !printable(msg))
+		return;
+	msg += strlen(PREFIX);
+	p = strstr(msg, " cap=");
+	if (sscanf(msg, "purpose=%31s ", purpose) != 1 || !p ||
+	    sscanf(p, " cap=%d", &cap) != 1 || cap < 0 || cap > 63)
+		return;
+	id = umh_purpose_lookup(purpose);
+	exe = quoted_field(msg, " exe=\"");
+	if (id < 0 || !exe) {
+		free(exe);
+		return;
+	}
+	for (i = 0; i < rs->n; i++) {
+		r = &rs->r[i];
+		if (!strcmp(r->boot, boot) && r->purpose == id &&
+		    r->cap == cap && !strcmp(r->exe, exe)) {
+			r->count++;
+			free(exe);
+			return;
+		}
+	}
+	if (rs->n == rs->size) {
+		rs->size = rs->size ? 2 * rs->size : 16;
+		rs->r = realloc(rs->r, rs->size * sizeof(*rs->r));
+		if (!rs->r)
+			umh_oom();
+	}
+	r = &rs->r[rs->n++];
+	*r = (struct refusal){ .purpose = id, .exe = exe, .cap = cap,
+			       .count = 1 };
+	snprintf(r->boot, sizeof(r->boot), "%s", boot);
+}
+
+/* ---- the journal ---- */
+
+/* Is there a journal under @root for journalctl to read? */
+static bool has_journal(const char *root)
+{
+	static const char *const dirs[] = {
+		"/var/log/journal", "/run/log/journal",
+	};
+	struct stat st;
+	char *path;
+	size_t i;
+	bool there = false;
+
+	for (i = 0; i < ARRAY_SIZE(dirs) && !there; i++) {
+		path = umh_xasprintf("%s%s", root, dirs[i]);
+		there = !stat(path, &st) && S_ISDIR(st.st_mode);
+		free(path);
+	}
+	return there;
+}
+
+/*
+ * One entry of journalctl's export format: "KEY=value" lines up to a
+ * blank one.  A binary field (KEY, then a 64-bit length, then the data)
+ * is skipped: the kernel's refusal lines are text.
+ */
+static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int got = 0;
+
+	*msg = NULL;
+	*kernel = false;
+	boot[0] = '\0';
+	while ((n = getline(&line, &cap, f)) > 0) {
+		got = 1;
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (!n)
+			break;
+		if (!strchr(line, '=')) {
+			uint64_t len;
+
+			if (fread(&len, sizeof(len), 1, f) != 1 ||
+			    fseeko(f, len, SEEK_CUR) || fgetc(f) != '\n')
+				break;
+			continue;
+		}
+		if (!strncmp(line, "MESSAGE=", 8)) {
+			free(*msg);
+			*msg = umh_xstrdup(line + 8);
+		} else if (!strncmp(line, "_BOOT_ID=", 9)) {
+			snprintf(boot, UMH_BOOT_ID_LEN + 1, "%s", line + 9);
+		} else if (!strcmp(line, "SYSLOG_FACILITY=0")) {
+			*kernel = true;
+		}
+	}
+	free(line);
+	return got;
+}
+
+/*
+ * journalctl's kernel lines, every boot: 0, 1 where there is no
+ * journalctl to run, or -1 after an error.
+ */
+static int from_journal(const char *root, struct refusals *rs)
+{
+	char boot[UMH_BOOT_ID_LEN + 1], *msg, *dir = NULL;
+	int fds[2], status;
+	bool kernel;
+	pid_t pid;
+	FILE *f;
+
+	if (*root)
+		dir = umh_xasprintf("--root=%s", root);
+	if (pipe(fds)) {
+		umh_err("refusals: pipe: %s", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		umh_err("refusals: fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		free(dir);
+		return -1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		if (dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		close(fds[1]);
+		execlp("journalctl", "journalctl", "--quiet", "--no-pager",
+		       "--output=export", "--output-fields=MESSAGE,_BOOT_ID,SYSLOG_FACILITY",
+		       "_TRANSPORT=kernel", dir, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	free(dir);
+	f = fdopen(fds[0], "r");
+	if (!f) {
+		close(fds[0]);
+		waitpid(pid, NULL, 0);
+		umh_oom();
+	}
+	while (read_entry(f, boot, &msg, &kernel)) {
+		if (msg && kernel)
+			add_line(rs, boot, msg);
+		free(msg);
+	}
+	fclose(f);
+	if (waitpid(pid, &status, 0) != pid)
+		status = -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !rs->n)
+		return 1;	/* no journalctl: /dev/kmsg */
+	if (status) {
+		umh_err("refusals: journalctl failed (%s %d); nothing is shown",
+			WIFEXITED(status) ? "exit" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) :
+			WTERMSIG(status));
+		return -1;
+	}
+	rs->source = "journal";
+	return 0;
+}
+
+/* ---- /dev/kmsg ---- */
+
+/*
+ * /dev/kmsg's records, this boot: "PRIO,SEQ,USEC,FLAGS;MESSAGE", then
+ * continuation lines that start with a space.  PRIO holds the facility
+ * times 8: 0 is the kernel's.  The device gives one record a read, in
+ * O_NONBLOCK until EAGAIN (EPIPE: records overwritten meanwhile); a
+ * plain file, under --root, reads to its end.
+ */
+static int from_kmsg(const char *root, const char *boot, struct refusals *rs)
+{
+	char *path = umh_xasprintf("%s/dev/kmsg", root);
+	char chunk[LINE_MAX_LEN], *text, *line, *next, *semi;
+	unsigned int prio;
+	size_t size;
+	ssize_t n;
+	FILE *all;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		umh_err("refusals: no journal, and cannot open %s: %s", path,
+			strerror(errno));
+		free(path);
+		return -1;
+	}
+	all = umh_xmemstream(&text, &size);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			umh_err("refusals: cannot read %s: %s", path,
+				strerror(errno));
+			umh_xmemclose(all);
+			free(text);
+			close(fd);
+			free(path);
+			return -1;
+		}
+		fwrite(chunk, 1, n, all);
+	}
+	umh_xmemclose(all);
+	close(fd);
+	free(path);
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		semi = strchr(line, ';');
+		if (*line != ' ' && semi && sscanf(line, "%u,", &prio) == 1 &&
+		    prio < 8)
+			add_line(rs, boot, semi + 1);
+	}
+	free(text);
+	rs->source = "kmsg";
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static void print_text(const struct refusals *rs, const char *this_boot)
+{
+	const char *boot = NULL;
+	char *cap;
+	size_t i;
+
+	if (!rs->n) {
+		printf("no refusals in the %s\n", !strcmp(rs->source, "kmsg") ?
+		       "kernel log of this boot (/dev/kmsg)" : "journal");
+		return;
+	}
+	for (i = 0; i < rs->n; i++) {
+		const struct refusal *r = &rs->r[i];
+
+		if (!boot || strcmp(boot, r->boot)) {
+			boot = r->boot;
+			printf("%sboot %s%s:\n", i ? "\n" : "",
+			       *boot ? boot : "(unknown)",
+			       !strcmp(boot, this_boot) ? " (this boot)" : "");
+			printf("  %-14s %-22s %6s  %s\n", "PURPOSE", "CAPABILITY",
+			       "COUNT", "PROGRAM");
+		}
+		cap = caps_list(1ULL << r->cap);
+		printf("  %-14s %-22s %6lu  %s\n", umh_purpose_name(r->purpose),
+		       cap, r->count, *r->exe ? r->exe : "(none)");
+		free(cap);
+	}
+}
+
+static void print_json(const struct refusals *rs, const char *this_boot)
+{
+	const char *boot = NULL;
+	char *cap;
+	size_t i;
+
+	printf("{\"version\":1,\"source\":\"%s\",\"boots\":[", rs->source);
+	for (i = 0; i < rs->n; i++) {
+		const struct refusal *r = &rs->r[i];
+
+		if (!boot || strcmp(boot, r->boot)) {
+			if (boot)
+				fputs("]},", stdout);
+			boot = r->boot;
+			fputs("\n  {\"boot_id\":", stdout);
+			umh_print_json_string(boot);
+			printf(",\"this_boot\":%s,\"refusals\":[",
+			       !strcmp(boot, this_boot) ? "true" : "false");
+		} else {
+			putchar(',');
+		}
+		cap = caps_list(1ULL << r->cap);
+		fputs("\n    {\"purpose\":", stdout);
+		umh_print_json_string(umh_purpose_name(r->purpose));
+		fputs(",\"program\":", stdout);
+		umh_print_json_string(r->exe);
+		fputs(",\"cap\":", stdout);
+		umh_print_json_string(cap);
+		printf(",\"cap_number\":%d,\"count\":%lu}", r->cap, r->count);
+		free(cap);
+	}
+	printf("%s\n]}\n", boot ? "]}" : "");
+}
+
+int cmd_refusals(const struct umh_args *a)
+{
+	struct refusals rs = { 0 };
+	char this_boot[UMH_BOOT_ID_LEN + 1] = "";
+	size_t i;
+	int ret;
+
+	if (umh_boot_id(a->root, this_boot))
+		this_boot[0] = '\0';
+	ret = has_journal(a->root) ? from_journal(a->root, &rs) : 1;
+	if (ret > 0)
+		ret = from_kmsg(a->root, this_boot, &rs);
+	/*
+	 * The journal is in time order, and so each boot's refusals come
+	 * together, in the order they were first logged.
+	 */
+	if (!ret) {
+		if (a->json)
+			print_json(&rs, this_boot);
+		else
+			print_text(&rs, this_boot);
+	}
+	for (i = 0; i < rs.n; i++)
+		free(rs.r[i].exe);
+	free(rs.r);
+	return ret ? UMH_EXIT_ERROR : UMH_EXIT_OK;
+}
