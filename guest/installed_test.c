@@ -1036,6 +1036,50 @@ static void keep1_grub(void)
 			 normal, recovery);
 }
 
+/* The exposure systemd-analyze security gives @unit, or -1. */
+static double exposure(const char *unit)
+{
+	char cmd[128], out[16384], *s;
+	double score;
+
+	snprintf(cmd, sizeof(cmd),
+		 "systemd-analyze security --no-pager %s 2>&1", unit);
+	capture(cmd, out, sizeof(out));
+	s = strstr(out, "Overall exposure level for ");
+	if (!s || !(s = strstr(s, ": ")) || sscanf(s, ": %lf", &score) != 1) {
+		ksft_print_msg("%s", out);
+		return -1;
+	}
+	ksft_print_msg("systemd-analyze security %s:%.*s\n", unit,
+		       (int)strcspn(s + 1, "\n"), s + 1);
+	return score;
+}
+
+/*
+ * The package's units, hardened: each scores 2.0 or less; the timer is
+ * active, and its service saves this boot's record as it runs.
+ */
+static void keep1_units(void)
+{
+	char out[256], path[128], id[64] = "";
+	double save = exposure("umhcap-save.service");
+	double snap = exposure("umhcap-snapshot.service");
+	struct stat st;
+
+	ksft_test_result(save >= 0 && save <= 2.0 && snap >= 0 && snap <= 2.0,
+			 "systemd-analyze security: umhcap-save.service %.1f, umhcap-snapshot.service %.1f, each 2.0 or less\n",
+			 save, snap);
+	first_line("systemctl is-active umhcap-snapshot.timer", out, sizeof(out));
+	read_text("/proc/sys/kernel/random/boot_id", id, sizeof(id));
+	id[strcspn(id, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/var/lib/umhcap/boots/%s", id);
+	ksft_test_result(!strcmp(out, "active") && stat(path, &st) &&
+			 !system("systemctl start umhcap-snapshot.service") &&
+			 !stat(path, &st),
+			 "umhcap-snapshot.timer is %s, and its service, hardened, saves this boot's record while it runs\n",
+			 out);
+}
+
 /*
  * Boot 1: the package as dpkg -i left it, its unit running; every job
  * with open bounds but the one held back; the learned bounds written
@@ -1046,7 +1090,7 @@ static void keep1(void)
 	char out[4096];
 	int rc;
 
-	ksft_set_plan(NR_JOBS - 1 + 5);
+	ksft_set_plan(NR_JOBS - 1 + 7);
 	first_line("dpkg-query -W -f='${Status} ${Version}' umhcap", out,
 		   sizeof(out));
 	ksft_test_result(!strncmp(out, "install ok installed ", 21),
@@ -1059,6 +1103,7 @@ static void keep1(void)
 	ksft_test_result(!strcmp(out, "active"),
 			 "umhcap-save.service is active, to save the record at shutdown: %s\n",
 			 out);
+	keep1_units();
 	for (size_t i = 0; i < NR_JOBS; i++)
 		if (i != HELD_BACK)
 			do_job(&jobs[i], "open bounds");

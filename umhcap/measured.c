@@ -85,6 +85,7 @@ const struct umh_measured umh_measured[] = {
 		.kept		= 0,
 		.note		= NULL,
 		.not_on_debian	= NULL,
+		.reaches	= "what uid 0 reaches with no capability: root's files; it stays root, as logind powers off only for uid 0 or through polkit, not for a capability",
 	},
 	{
 		.purpose	= UMH_MODPROBE,
@@ -98,6 +99,7 @@ const struct umh_measured umh_measured[] = {
 		.note		= NULL,
 		.not_on_debian	= NULL,
 		.user		= "umh-modprobe",
+		.reaches	= "modules the kernel's keys signed, which any user's autoload reaches too; it unloads none",
 	},
 	{
 		.purpose	= UMH_COREDUMP,
@@ -111,6 +113,7 @@ const struct umh_measured umh_measured[] = {
 		.note		= NULL,
 		.not_on_debian	= NULL,
 		.user		= "systemd-coredump",
+		.reaches	= "nothing: it reads its dump's task, attaches to none, and takes no id but its own and that task's",
 	},
 	{
 		.purpose	= UMH_REQUEST_KEY,
@@ -124,6 +127,7 @@ const struct umh_measured umh_measured[] = {
 		.note		= NULL,
 		.not_on_debian	= NULL,
 		.user		= "umh-request-key",
+		.reaches	= "nothing: it reads its requester's /proc files, and takes no id but its own and the requester's",
 	},
 	{
 		.purpose	= UMH_MODPROBE,

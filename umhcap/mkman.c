@@ -3,7 +3,7 @@
  * mkman: umhcap.8 from umhcap.8.in, at build time, so that the man page
  * shows the table of measured.c and no copy of it.
  *
- *   mkman <umhcap.8.in >umhcap.8
+ *   mkman UNIT <umhcap.8.in >umhcap.8
  *
  * Copies its input, and writes in place of each of these lines, which
  * must each be there once, what measured.c says:
@@ -15,10 +15,17 @@
  *   .\" @MEASURED_NOTES@           what a set keeps although its job is
  *                                  done without it (.kept, .note), or the
  *                                  sentence that says none does
+ *   .\" @MEASURED_REACHES@         the rows that say what a compromised
+ *                                  helper reaches (.reaches): purpose,
+ *                                  program, user, set, and that
+ *   .\" @SAVE_UNIT@                the unit file named as mkman's argument,
+ *                                  umhcap-save.service, as roff text
  *
  * A program of the build, not of the package: it links measured.c,
  * purpose.c and msg.c, and takes the capabilities' names from libcap.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
@@ -28,6 +35,11 @@
 #define MARK_TABLE	".\\\" @MEASURED_TABLE@"
 #define MARK_NEVER	".\\\" @MEASURED_NOT_ON_DEBIAN@"
 #define MARK_NOTES	".\\\" @MEASURED_NOTES@"
+#define MARK_UNIT	".\\\" @SAVE_UNIT@"
+#define MARK_REACHES	".\\\" @MEASURED_REACHES@"
+
+/* The unit file the man page quotes whole: main()'s argument. */
+static const char *unit_path;
 
 /*
  * @s as roff text: a backslash, a hyphen and a tilde escaped, and a
@@ -200,7 +212,77 @@ static void notes(void)
 		printf("No set keeps a capability that its job is done without.\n");
 }
 
-int main(void)
+/*
+ * The rows to run, as an administrator would: what each helper reaches
+ * beyond the object that started it.
+ */
+static void reaches(void)
+{
+	const struct umh_measured *m;
+	size_t i, n = 0;
+
+	for (i = 0; i < umh_measured_nr; i++)
+		n += !!umh_measured[i].reaches;
+	printf(".ne %zuv
+", 4 * n + 4);
+	printf(".na
+.TS
+tab(@);
+lB1 lB1 lB1 lB1 lB
+"
+	       "l1 lw(12)1 lw(9)1 lw(10)1 lw(22).
+"
+	       "purpose@program@runs as@set@T{\nbeyond its trigger\nT}\n_\n");
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if (!m->reaches)
+			continue;
+		printf("%s@", umh_purpose_name(m->purpose));
+		fputs("T{\n", stdout);
+		roff(m->program, "/-");
+		putchar(' ');
+		putchar('(');
+		roff(m->package, "");
+		putchar(' ');
+		roff(m->version, "+");
+		fputs(")\nT}@", stdout);
+		block(m->user ? m->user : "root", "-");
+		fputs("@T{\n", stdout);
+		caps(m->caps);
+		fputs("\nT}@", stdout);
+		block(m->reaches, NULL);
+		putchar('\n');
+	}
+	printf(".TE\n.ad\n");
+}
+
+/* The unit file, line by line, as roff text for .EX; exits on an error. */
+static void save_unit(void)
+{
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+	FILE *f = fopen(unit_path, "r");
+
+	if (!f) {
+		umh_err("mkman: cannot open %s: %s", unit_path, strerror(errno));
+		exit(1);
+	}
+	while ((len = getline(&line, &size, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		roff(line, NULL);
+		putchar('\n');
+	}
+	if (ferror(f)) {
+		umh_err("mkman: cannot read %s", unit_path);
+		exit(1);
+	}
+	free(line);
+	fclose(f);
+}
+
+int main(int argc, char **argv)
 {
 	static const struct {
 		const char *mark;
@@ -209,11 +291,19 @@ int main(void)
 		{ MARK_TABLE, table },
 		{ MARK_NEVER, not_on_debian },
 		{ MARK_NOTES, notes },
+		{ MARK_UNIT, save_unit },
+		{ MARK_REACHES, reaches },
 	};
 	int seen[ARRAY_SIZE(marks)] = { 0 };
 	char *line = NULL;
 	size_t size = 0, i;
 	ssize_t len;
+
+	if (argc != 2) {
+		umh_err("usage: mkman UNIT <umhcap.8.in >umhcap.8");
+		return 1;
+	}
+	unit_path = argv[1];
 
 	while ((len = getline(&line, &size, stdin)) > 0) {
 		if (line[len - 1] == '\n')

@@ -199,6 +199,13 @@ struct umh_measured {
 	const char *note;
 	const char *not_on_debian;
 	const char *user;	/* the user it ran as; NULL: root */
+	/*
+	 * What a compromised helper of this row, as its user and with its
+	 * set, reaches beyond the object that started it, on a kernel that
+	 * scopes helpers (kernel/umh_scope.c, umh_module.c); NULL: not
+	 * said, for a row that is not the one to run.
+	 */
+	const char *reaches;
 };
 
 extern const struct umh_measured umh_measured[];

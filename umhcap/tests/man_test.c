@@ -60,6 +60,7 @@ TEST_F(umh, man_quotes_the_save_unit)
 		"\nAfter=local-fs.target\n", "\n[Service]\nType=oneshot\n",
 		"\nRemainAfterExit=yes\n", "\nExecStart=/bin/true\n",
 		"\nExecStop=/usr/sbin/umhcap save\n", "\nStateDirectory=umhcap\n",
+		"\nCapabilityBoundingSet=\n", "\nProtectSystem=strict\n",
 		"\n[Install]\nWantedBy=multi-user.target\n",
 	};
 	char *man, *unit, *quoted, *s, *e;
@@ -84,6 +85,9 @@ TEST_F(umh, man_quotes_the_save_unit)
 			s += 2;
 		} else if (!strncmp(s, "\\&", 2)) {
 			s += 2;
+		} else if (!strncmp(s, "\\(ti", 4)) {
+			quoted[n++] = '~';
+			s += 4;
 		} else {
 			ASSERT_NE('\\', *s) TH_LOG("an escape in the quoted unit: %.8s", s);
 			quoted[n++] = *s++;
