@@ -223,37 +223,25 @@ static void reaches(void)
 
 	for (i = 0; i < umh_measured_nr; i++)
 		n += !!umh_measured[i].reaches;
-	printf(".ne %zuv
-", 4 * n + 4);
-	printf(".na
-.TS
-tab(@);
-lB1 lB1 lB1 lB1 lB
-"
-	       "l1 lw(12)1 lw(9)1 lw(10)1 lw(22).
-"
-	       "purpose@program@runs as@set@T{\nbeyond its trigger\nT}\n_\n");
+	printf(".ne %zuv\n", 5 * n + 3);
+	printf(".na\n.nh\n.TS\ntab(@);\nlB1 lB1 lB1 lB\nl1 lw(17)1 l1 l.\n"
+	       "purpose@program@runs as@set\n_\n");
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
 		if (!m->reaches)
 			continue;
 		printf("%s@", umh_purpose_name(m->purpose));
-		fputs("T{\n", stdout);
-		roff(m->program, "/-");
-		putchar(' ');
-		putchar('(');
-		roff(m->package, "");
-		putchar(' ');
-		roff(m->version, "+");
-		fputs(")\nT}@", stdout);
-		block(m->user ? m->user : "root", "-");
-		fputs("@T{\n", stdout);
+		block(m->program, "/");
+		putchar('@');
+		roff(m->user ? m->user : "root", NULL);
+		putchar('@');
 		caps(m->caps);
-		fputs("\nT}@", stdout);
-		block(m->reaches, NULL);
-		putchar('\n');
+		/* Under the row, across it: what it reaches. */
+		printf("\n.T&\nl1 s1 s1 s.\nT{\n\\h'2n'beyond its trigger: ");
+		roff(m->reaches, NULL);
+		printf("\nT}\n.T&\nl1 lw(17)1 l1 l.\n");
 	}
-	printf(".TE\n.ad\n");
+	printf(".TE\n.hy\n.ad\n");
 }
 
 /* The unit file, line by line, as roff text for .EX; exits on an error. */

@@ -308,3 +308,51 @@ TEST(man_page_holds_the_measured_table)
 	EXPECT_EQ(!kept, sentence);
 	free(text);
 }
+
+/*
+ * What a compromised helper reaches: every row of helpers as their own
+ * users says it, as the row of power, which stays root, does; the man
+ * page's table has each, under its purpose, program, user and set.
+ */
+TEST(man_page_says_what_helpers_reach)
+{
+	const struct umh_measured *m;
+	char *text, *sec, *e, want[512];
+	size_t i, n = 0;
+
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if (m->conf == UMH_CONF_INSTALLED_USER ||
+		    (m->conf == UMH_CONF_INSTALLED && m->purpose == UMH_POWER))
+			EXPECT_NE(NULL, m->reaches)
+				TH_LOG("%s on %s says nothing of what it reaches",
+				       m->program, umh_measured_conf_name(m->conf));
+	}
+	text = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(NULL, strstr(text, "@MEASURED_REACHES@"));
+	sec = strstr(text, "\n.SS What a compromised helper reaches\n");
+	ASSERT_NE(NULL, sec);
+	e = strstr(sec + 1, "\n.S");
+	ASSERT_NE(NULL, e);
+	*e = '\0';
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		if (!m->reaches)
+			continue;
+		n++;
+		snprintf(want, sizeof(want), "\n%s@T{\n", kernel_purposes[m->purpose]);
+		EXPECT_NE(NULL, strstr(sec, want)) TH_LOG("no row of %s", want + 1);
+		snprintf(want, sizeof(want), "T}@%s@", m->user ? m->user : "root");
+		/* As roff text: each hyphen escaped. */
+		for (char *h = strchr(want, '-'); h; h = strchr(h + 2, '-')) {
+			memmove(h + 1, h, strlen(h) + 1);
+			*h = '\\';
+		}
+		EXPECT_NE(NULL, strstr(sec, want)) TH_LOG("no user %s", want);
+		snprintf(want, sizeof(want), "beyond its trigger: %s\n", m->reaches);
+		EXPECT_NE(NULL, strstr(sec, want)) TH_LOG("no %s", want);
+	}
+	ASSERT_EQ((size_t)4, n);
+	free(text);
+}
