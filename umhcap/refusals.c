@@ -133,6 +133,19 @@ static bool has_journal(const char *root)
 }
 
 /*
+ * The journal's boot id, 32 hex digits, as the kernel's boot_id gives
+ * it, 8-4-4-4-12; any other text as it is.
+ */
+static void boot_id(char *out, const char *id)
+{
+	if (strlen(id) == 32 && strspn(id, "0123456789abcdef") == 32)
+		snprintf(out, UMH_BOOT_ID_LEN + 1, "%.8s-%.4s-%.4s-%.4s-%.12s",
+			 id, id + 8, id + 12, id + 16, id + 20);
+	else
+		snprintf(out, UMH_BOOT_ID_LEN + 1, "%s", id);
+}
+
+/*
  * One entry of journalctl's export format: "KEY=value" lines up to a
  * blank one.  A binary field (KEY, then a 64-bit length, then the data)
  * is skipped: the kernel's refusal lines are text.
@@ -165,7 +178,7 @@ static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
 			free(*msg);
 			*msg = umh_xstrdup(line + 8);
 		} else if (!strncmp(line, "_BOOT_ID=", 9)) {
-			snprintf(boot, UMH_BOOT_ID_LEN + 1, "%s", line + 9);
+			boot_id(boot, line + 9);
 		} else if (!strcmp(line, "SYSLOG_FACILITY=0")) {
 			*kernel = true;
 		}

@@ -90,9 +90,12 @@ static void fake_journalctl(const char *root, const char *export,
 	setenv("PATH", env, 1);
 }
 
+/* The journal gives boot ids as 32 hex digits, without dashes. */
 #define ENTRY(boot, fac, msg) \
 	"__CURSOR=s=1\n_BOOT_ID=" boot "\nSYSLOG_FACILITY=" fac "\nMESSAGE=" msg "\n\n"
 #define OLD_BOOT	"11111111-2222-3333-4444-555555555555"
+#define OLD_BOOT_J	"11111111222233334444555555555555"
+#define THIS_BOOT_J	"0b6a1f0e3c1d4f559a432b8e1f0c9d77"
 
 /*
  * From the journal, every boot it keeps, each boot's together; a binary
@@ -101,12 +104,12 @@ static void fake_journalctl(const char *root, const char *export,
 TEST_F(umh, refusals_from_journal)
 {
 	static const char export[] =
-		ENTRY(OLD_BOOT, "0", LINE "purpose=request_key pid=5 comm=\"request-key\" exe=\"/usr/sbin/request-key\" uid=0 cap=21")
+		ENTRY(OLD_BOOT_J, "0", LINE "purpose=request_key pid=5 comm=\"request-key\" exe=\"/usr/sbin/request-key\" uid=0 cap=21")
 		/* A binary MESSAGE: skipped whole. */
-		"__CURSOR=s=2\n_BOOT_ID=" OLD_BOOT "\nMESSAGE\n\005\000\000\000\000\000\000\000ab\ncd\nSYSLOG_FACILITY=0\n\n"
-		ENTRY(OLD_BOOT, "1", LINE "purpose=modprobe pid=5 comm=\"m\" exe=\"/m\" uid=0 cap=16")
-		ENTRY(THIS_BOOT, "0", LINE "purpose=coredump pid=7 comm=\"c\" exe=\"/usr/lib/systemd/systemd-coredump\" uid=998 cap=2")
-		ENTRY(THIS_BOOT, "0", LINE "purpose=coredump pid=8 comm=\"c\" exe=\"/usr/lib/systemd/systemd-coredump\" uid=998 cap=2");
+		"__CURSOR=s=2\n_BOOT_ID=" OLD_BOOT_J "\nMESSAGE\n\005\000\000\000\000\000\000\000ab\ncd\nSYSLOG_FACILITY=0\n\n"
+		ENTRY(OLD_BOOT_J, "1", LINE "purpose=modprobe pid=5 comm=\"m\" exe=\"/m\" uid=0 cap=16")
+		ENTRY(THIS_BOOT_J, "0", LINE "purpose=coredump pid=7 comm=\"c\" exe=\"/usr/lib/systemd/systemd-coredump\" uid=998 cap=2")
+		ENTRY(THIS_BOOT_J, "0", LINE "purpose=coredump pid=8 comm=\"c\" exe=\"/usr/lib/systemd/systemd-coredump\" uid=998 cap=2");
 
 	fake_journalctl(self->root, export, sizeof(export) - 1, 0);
 	put(self->root, "dev/kmsg", "%s", kmsg_text());
@@ -132,7 +135,7 @@ TEST_F(umh, refusals_from_journal)
 TEST_F(umh, refusals_journalctl_fails)
 {
 	static const char export[] =
-		ENTRY(THIS_BOOT, "0", LINE "purpose=coredump pid=7 comm=\"c\" exe=\"/c\" uid=998 cap=2");
+		ENTRY(THIS_BOOT_J, "0", LINE "purpose=coredump pid=7 comm=\"c\" exe=\"/c\" uid=998 cap=2");
 
 	char env[PATH_MAX];
 
