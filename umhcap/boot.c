@@ -434,11 +434,14 @@ int cmd_boot(const struct umh_args *a)
 
 	if (a->grub && a->kernel_install)
 		return umh_usage_error(a->cmd, "give one of --grub and --kernel-install");
-	if (a->remove && (a->include_idle || a->this_boot || a->state_dir))
-		return umh_usage_error(a->cmd, "--remove takes no --include-idle, --this-boot or --state-dir");
+	if (a->remove && (a->include_idle || a->this_boot || a->state_dir ||
+			  a->allowed))
+		return umh_usage_error(a->cmd, "--remove takes no --include-idle, --this-boot, --state-dir or --allow");
 	if (a->remove)
 		return boot_remove(a);
-	ret = umh_learned(a->root, a->include_idle, &m, &cur, &learned, &rec);
+	ret = umh_learned(a->root, a->include_idle, &m,
+			  a->allowed ? a->allow : NULL, true, &cur, &learned,
+			  &rec);
 	if (ret) {
 		umh_nothing_written("boot");
 		return ret;

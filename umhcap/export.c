@@ -108,15 +108,16 @@ int cmd_export(const struct umh_args *a)
 		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
 	if (a->include_idle && !a->learned)
 		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
-	if ((a->state_dir || a->this_boot) && !a->learned)
-		return umh_usage_error(a->cmd, "--state-dir and --this-boot go with --learned");
+	if ((a->state_dir || a->this_boot || a->allowed) && !a->learned)
+		return umh_usage_error(a->cmd, "--state-dir, --this-boot and --allow go with --learned");
 	if (a->output && !a->sysctl)
 		return umh_usage_error(a->cmd, "-o goes with --sysctl: for the command line, umhcap boot writes where the boot loader reads");
 	if (a->dry_run && !a->output)
 		return umh_usage_error(a->cmd, "-n goes with -o: without it, export writes nothing");
 	if (a->learned) {
-		ret = umh_learned(a->root, a->include_idle, &m, &cur, &st,
-				  &rec);
+		ret = umh_learned(a->root, a->include_idle, &m,
+				  a->allowed ? a->allow : NULL, true, &cur,
+				  &st, &rec);
 		if (ret)
 			return ret;
 	} else if (umh_load(a->root, &st)) {

@@ -7,6 +7,7 @@
  * (learnedbounds.c), an idle one only with --include-idle.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "umhcap.h"
 
@@ -26,9 +27,57 @@ static const char *since(const struct umh_merge *m)
 
 /* ---- the report ---- */
 
+/* What the bounds refused @p's helpers: a line each, or JSON objects. */
+static void text_refused(const struct umh_refusals *rs, const char *boot,
+			 int p)
+{
+	const struct umh_refusal *r;
+	char *cap;
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		r = &rs->r[i];
+		if (r->purpose != p)
+			continue;
+		cap = caps_list(1ULL << r->cap);
+		printf("  %-13s%s to %s (%lu, %s%s)\n", "refused:", cap,
+		       *r->exe ? r->exe : "(none)", r->count,
+		       strcmp(r->boot, boot) ? "boot " : "this boot",
+		       strcmp(r->boot, boot) ? r->boot : "");
+		free(cap);
+	}
+}
+
+static void json_refused(const struct umh_refusals *rs, int p)
+{
+	const struct umh_refusal *r;
+	const char *sep = "";
+	char *cap;
+	size_t i;
+
+	fputs(",\"refused\":[", stdout);
+	for (i = 0; i < rs->n; i++) {
+		r = &rs->r[i];
+		if (r->purpose != p)
+			continue;
+		cap = caps_list(1ULL << r->cap);
+		printf("%s{\"cap\":", sep);
+		umh_print_json_string(cap);
+		fputs(",\"program\":", stdout);
+		umh_print_json_string(r->exe);
+		fputs(",\"boot_id\":", stdout);
+		umh_print_json_string(r->boot);
+		printf(",\"count\":%lu}", r->count);
+		free(cap);
+		sep = ",";
+	}
+	putchar(']');
+}
+
 static void text_purpose(const struct umh_args *a, const struct umh_state *st,
 			 const struct umh_record *rec,
-			 const struct umh_merge *m, int p)
+			 const struct umh_merge *m,
+			 const struct umh_refusals *rs, const char *boot, int p)
 {
 	unsigned long long n = rec->started[p];
 	uint64_t allowed = umh_ceiling(st, p), used = rec->used[p];
@@ -57,11 +106,13 @@ static void text_purpose(const struct umh_args *a, const struct umh_state *st,
 	umh_print_line(a->hex, "never used:", allowed & ~used);
 	if (used & ~allowed)
 		umh_print_line(a->hex, "now refused:", used & ~allowed);
+	text_refused(rs, boot, p);
 }
 
 static void json_purpose(const struct umh_state *st,
 			 const struct umh_state *learned,
-			 const struct umh_record *rec, int p, bool first)
+			 const struct umh_record *rec,
+			 const struct umh_refusals *rs, int p, bool first)
 {
 	uint64_t allowed = umh_ceiling(st, p), used = rec->used[p];
 
@@ -74,6 +125,7 @@ static void json_purpose(const struct umh_state *st,
 	umh_print_json_mask("now_refused", used & ~allowed);
 	umh_print_json_mask("learned_bset", learned->b[p].bset);
 	umh_print_json_mask("learned_inheritable", learned->b[p].inh);
+	json_refused(rs, p);
 	putchar('}');
 }
 
@@ -104,8 +156,17 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		   const struct umh_record *rec, const struct umh_merge *m)
 {
 	const struct umh_purpose_info *u;
+	struct umh_refusals rs;
 	bool first = true;
 	char *from;
+
+	char boot[UMH_BOOT_ID_LEN + 1] = "";
+
+	/* Without a journal or /dev/kmsg, none is shown: learn still is. */
+	if (umh_boot_id(a->root, boot))
+		boot[0] = '\0';
+	if (umh_refusals_read(a->root, boot, true, &rs))
+		umh_refusals_free(&rs);
 
 	if (a->json) {
 		printf("{\"version\":1,\"cap_bits\":%d,\"started\":%llu",
@@ -115,13 +176,14 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		umh_for_each_purpose(u) {
 			if (!a->sel[u->id])
 				continue;
-			json_purpose(st, learned, rec, u->id, first);
+			json_purpose(st, learned, rec, &rs, u->id, first);
 			first = false;
 		}
 		printf("\n  ]");
 		umh_print_json_idents(st, a->sel);
 		json_merge(m);
 		printf("\n}\n");
+		umh_refusals_free(&rs);
 		return;
 	}
 	from = umh_merge_describe(a->root, m);
@@ -129,7 +191,7 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 	free(from);
 	umh_for_each(u)
 		if (a->sel[u->id])
-			text_purpose(a, st, rec, m, u->id);
+			text_purpose(a, st, rec, m, &rs, boot, u->id);
 	printf("\nused: what the purpose's helpers, and every process they started, were\n"
 	       "granted %s. allowed: all.bset & <purpose>.bset, the most a helper\n"
 	       "gets. 'umhcap learn --apply' narrows the bset and inheritable bound of each\n"
@@ -140,6 +202,11 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 	if (st->idents)
 		printf("runs as: the user and group a purpose's helpers run as now, when not\n"
 		       "root ('umhcap user').\n");
+	if (rs.n)
+		printf("refused: what the bounds refused its helpers, and how often ('umhcap\n"
+		       "refusals'). Never learned: a compromised helper asks for what it likes.\n"
+		       "'umhcap boot --allow PURPOSE:CAP' adds one you name, for the next boot.\n");
+	umh_refusals_free(&rs);
 }
 
 /* ---- --apply ---- */
@@ -251,11 +318,17 @@ int cmd_learn(const struct umh_args *a)
 		umh_err("-n/--dry-run goes with --apply: umhcap learn --apply -n");
 		return UMH_EXIT_ERROR;
 	}
+	if (a->allowed && !a->apply) {
+		umh_err("--allow goes with --apply: umhcap learn --apply --allow PURPOSE:CAP");
+		return UMH_EXIT_ERROR;
+	}
 	if (a->json && a->apply) {
 		umh_err("--json is not supported by learn --apply; use umhcap learn --json");
 		return UMH_EXIT_ERROR;
 	}
-	ret = umh_learned(a->root, a->include_idle, &m, &st, &learned, &rec);
+	ret = umh_learned(a->root, a->include_idle, &m,
+			  a->allowed ? a->allow : NULL, false, &st, &learned,
+			  &rec);
 	if (ret) {
 		if (a->apply)
 			umh_nothing_written("learn --apply");

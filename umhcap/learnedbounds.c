@@ -7,6 +7,10 @@
  *
  * A purpose whose helpers never ran has an empty record, which says
  * nothing about what they need: it is left alone unless include_idle.
+ *
+ * What the kernel refused a helper is never added: a compromised helper
+ * chooses what it asks for, and so what it is refused.  Only what the
+ * administrator names with --allow is.
  */
 #include "umhcap.h"
 
@@ -15,30 +19,47 @@ bool umh_idle(const struct umh_record *rec, int purpose)
 	return rec->started[purpose] == 0;
 }
 
-/* @cur, each purpose that ran (or every one) narrowed to what it used. */
+/*
+ * @cur, each purpose that ran (or every one) narrowed to what it used,
+ * then with what @allow names for it, if not NULL: beyond @cur with
+ * @widen, for a next boot; within it without, for this one, whose
+ * bounds only narrow.
+ */
 static void learned_bounds(const struct umh_state *cur,
 			   const struct umh_record *rec, bool include_idle,
+			   const uint64_t *allow, bool widen,
 			   struct umh_state *out)
 {
 	const struct umh_purpose_info *u;
+	const struct umh_bound *b;
+	int p;
 
 	*out = *cur;
 	umh_for_each_purpose(u) {
-		if (umh_idle(rec, u->id) && !include_idle)
-			continue;
-		out->b[u->id].bset &= rec->used[u->id];
-		out->b[u->id].inh &= rec->used[u->id];
+		p = u->id;
+		b = &cur->b[p];
+		if (!umh_idle(rec, p) || include_idle) {
+			out->b[p].bset &= rec->used[p];
+			out->b[p].inh &= rec->used[p];
+		}
+		if (allow) {
+			out->b[p].bset |= allow[p] & (widen ? ~0ULL : b->bset);
+			out->b[p].inh |= allow[p] & (widen ? ~0ULL : b->inh);
+		}
 	}
 }
 
 /*
  * Load the bounds into @cur and the record into @rec, merge into it the
  * saved boots @m names (none if @m is NULL), and compute the learned
- * bounds into @learned; the global bound stays as it is.  Returns 0 or
+ * bounds into @learned, with the capabilities @allow names per purpose
+ * (NULL: none), beyond the current bounds with @widen; the global bound
+ * stays as it is.  Returns 0 or
  * an exit code; prints its own errors, and says so when the kernel keeps
  * no record.
  */
 int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
+		const uint64_t *allow, bool widen,
 		struct umh_state *cur, struct umh_state *learned,
 		struct umh_record *rec)
 {
@@ -51,6 +72,6 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 		umh_no_record(rec);
 	if (ret || (m && umh_saved_merge(root, m, rec)))
 		return UMH_EXIT_ERROR;
-	learned_bounds(cur, rec, include_idle, learned);
+	learned_bounds(cur, rec, include_idle, allow, widen, learned);
 	return 0;
 }

@@ -77,16 +77,20 @@ static const struct umh_cmd cmds[] = {
 		.takes		= UMH_TAKES_APPLY | UMH_TAKES_DRY_RUN |
 				  UMH_TAKES_IDLE | UMH_TAKES_HEX |
 				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES |
-				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT,
+				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT |
+				  UMH_TAKES_ALLOW,
 		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]\n"
-				  "--apply [-n] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]",
+				  "--apply [-n] [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...] [PURPOSE...]",
 		.summary	= "what helpers used; --apply narrows to it",
 		.about		=
 "What the helpers of each purpose, and every process they started, used\n"
 "since boot, from the kernel's record, and in the boots umhcap save kept\n"
-"(unless --this-boot), next to what their bounds allow.  With --apply,\n"
-"narrow each purpose whose helpers ran to what they used; an idle\n"
-"purpose, whose helpers never ran, is left alone unless --include-idle.",
+"(unless --this-boot), next to what their bounds allow, and what the\n"
+"bounds refused them (umhcap refusals).  With --apply, narrow each\n"
+"purpose whose helpers ran to what they used; an idle purpose, whose\n"
+"helpers never ran, is left alone unless --include-idle.  A refusal is\n"
+"never added: a compromised helper asks for what it likes.  --allow adds\n"
+"the capabilities named, within the bounds of now.",
 	},
 	{
 		.name		= "check",
@@ -122,9 +126,9 @@ static const struct umh_cmd cmds[] = {
 		.takes		= UMH_TAKES_LEARNED | UMH_TAKES_IDLE |
 				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT | UMH_TAKES_OUTPUT |
-				  UMH_TAKES_DRY_RUN,
-		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline\n"
-				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl -o FILE [-n]",
+				  UMH_TAKES_DRY_RUN | UMH_TAKES_ALLOW,
+		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline\n"
+				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
@@ -184,9 +188,9 @@ static const struct umh_cmd cmds[] = {
 		.run		= cmd_boot,
 		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_LOADER |
 				  UMH_TAKES_IDLE | UMH_TAKES_STATE_DIR |
-				  UMH_TAKES_THIS_BOOT,
+				  UMH_TAKES_THIS_BOOT | UMH_TAKES_ALLOW,
 		.synopsis	= "[-n] [--grub|--kernel-install] [--include-idle] "
-				  "[--this-boot] [--state-dir DIR]\n"
+				  "[--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]\n"
 				  "--remove [-n] [--grub|--kernel-install]",
 		.summary	= "put the learned bounds on the next boot's command line",
 		.about		=
@@ -197,8 +201,11 @@ static const struct umh_cmd cmds[] = {
 "--kernel-install (the default with it), in /etc/kernel/cmdline, its\n"
 "usermodehelper.* items replaced.  Open bounds are left out, as export\n"
 "leaves them.  Nothing is written if no helper started, or if every bound\n"
-"learned is open: nothing to narrow.  --remove undoes it: umhcap.cfg\n"
-"removed, and the usermodehelper.* items taken out of /etc/kernel/cmdline.",
+"learned is open: nothing to narrow.  --allow adds the capabilities\n"
+"named to what a purpose learned, for the next boot: the way back for a\n"
+"bound too narrow, one capability at a time; a refusal is never added\n"
+"by itself.  --remove undoes it: umhcap.cfg removed, and the\n"
+"usermodehelper.* items taken out of /etc/kernel/cmdline.",
 	},
 };
 

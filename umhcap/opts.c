@@ -27,6 +27,7 @@ enum {
 	OPT_GRUB,
 	OPT_KERNEL_INSTALL,
 	OPT_REMOVE,
+	OPT_ALLOW,
 };
 
 struct option_info {
@@ -71,6 +72,8 @@ static const struct option_info options[] = {
 	  "this boot's record only: merge no saved boot" },
 	{ UMH_TAKES_STATE_DIR,	OPT_STATE_DIR,	"state-dir",	"DIR",
 	  "saved boots in DIR/boots, not " UMH_STATE_DIR "/boots" },
+	{ UMH_TAKES_ALLOW,	OPT_ALLOW,	"allow",	"PURPOSE:CAP",
+	  "add CAP to what PURPOSE learned (comma-separated list)" },
 	{ UMH_TAKES_OUTPUT,	'o',		"output",	"FILE",
 	  "write FILE whole, or leave it as it was (with --sysctl)" },
 	{ 0,			'h',		"help",		NULL,
@@ -413,6 +416,42 @@ static int parse_path(const char *opt, const char *arg, const char **dir)
 	return 0;
 }
 
+/*
+ * --allow PURPOSE:CAP[,PURPOSE:CAP...]: capabilities to add to what each
+ * purpose named learned, as the administrator names them, one by one.
+ */
+static int parse_allow(const char *arg, struct umh_args *a)
+{
+	char *list = umh_xstrdup(arg), *item, *save, *colon;
+	int p, cap, ret = 0;
+
+	for (item = strtok_r(list, ",", &save); item && !ret;
+	     item = strtok_r(NULL, ",", &save)) {
+		colon = strchr(item, ':');
+		if (colon)
+			*colon = '\0';
+		p = colon ? umh_purpose_lookup(item) : -1;
+		if (p < 0 || p == UMH_ALL) {
+			umh_err("bad --allow item \"%s%s%s\": give PURPOSE:CAP, with a purpose's name (not all)",
+				item, colon ? ":" : "", colon ? colon + 1 : "");
+			ret = -1;
+		} else if (caps_parse(colon + 1, &cap)) {
+			umh_err("bad --allow item \"%s:%s\": unknown capability \"%s\"",
+				item, colon + 1, colon + 1);
+			ret = -1;
+		} else {
+			a->allow[p] |= 1ULL << cap;
+			a->allowed = true;
+		}
+	}
+	if (!ret && !a->allowed) {
+		umh_err("bad --allow \"%s\": give PURPOSE:CAP[,PURPOSE:CAP...]", arg);
+		ret = -1;
+	}
+	free(list);
+	return ret;
+}
+
 /* What follows the options: PURPOSE..., CAP..., USER[:GROUP] or nothing. */
 static int parse_operands(struct umh_args *a, int n, char **args)
 {
@@ -516,6 +555,10 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_REMOVE:
 			a->remove = true;
+			break;
+		case OPT_ALLOW:
+			if (parse_allow(optarg, a))
+				return -1;
 			break;
 		default:
 			umh_option_error(c, argv, shorts, a->cmd);

@@ -31,19 +31,6 @@
 #define PREFIX		"umh: refused a capability its bounds withhold: "
 #define LINE_MAX_LEN	4096
 
-struct refusal {
-	char boot[UMH_BOOT_ID_LEN + 1];	/* "" where the source has none */
-	int purpose;
-	char *exe;			/* as the kernel escaped it */
-	int cap;
-	unsigned long count;
-};
-
-struct refusals {
-	struct refusal *r;
-	size_t n, size;
-	const char *source;		/* "journal" or "kmsg" */
-};
 
 /* @s holds only what the kernel's escaping leaves: printable ASCII. */
 static bool printable(const char *s)
@@ -70,10 +57,10 @@ static char *quoted_field(const char *msg, const char *key)
 }
 
 /* Count the refusal in @msg, of boot @boot, if it is one. */
-static void add_line(struct refusals *rs, const char *boot, const char *msg)
+static void add_line(struct umh_refusals *rs, const char *boot, const char *msg)
 {
 	char purpose[32], *exe, *p;
-	struct refusal *r;
+	struct umh_refusal *r;
 	int cap, id;
 	size_t i;
 
@@ -106,7 +93,7 @@ static void add_line(struct refusals *rs, const char *boot, const char *msg)
 			umh_oom();
 	}
 	r = &rs->r[rs->n++];
-	*r = (struct refusal){ .purpose = id, .exe = exe, .cap = cap,
+	*r = (struct umh_refusal){ .purpose = id, .exe = exe, .cap = cap,
 			       .count = 1 };
 	snprintf(r->boot, sizeof(r->boot), "%s", boot);
 }
@@ -191,7 +178,7 @@ static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
  * journalctl's kernel lines, every boot: 0, 1 where there is no
  * journalctl to run, or -1 after an error.
  */
-static int from_journal(const char *root, struct refusals *rs)
+static int from_journal(const char *root, bool quiet, struct umh_refusals *rs)
 {
 	char boot[UMH_BOOT_ID_LEN + 1], *msg, *dir = NULL;
 	int fds[2], status;
@@ -244,10 +231,11 @@ static int from_journal(const char *root, struct refusals *rs)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !rs->n)
 		return 1;	/* no journalctl: /dev/kmsg */
 	if (status) {
-		umh_err("refusals: journalctl failed (%s %d); nothing is shown",
-			WIFEXITED(status) ? "exit" : "signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) :
-			WTERMSIG(status));
+		if (!quiet)
+			umh_err("refusals: journalctl failed (%s %d); nothing is shown",
+				WIFEXITED(status) ? "exit" : "signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) :
+				WTERMSIG(status));
 		return -1;
 	}
 	rs->source = "journal";
@@ -263,7 +251,8 @@ static int from_journal(const char *root, struct refusals *rs)
  * O_NONBLOCK until EAGAIN (EPIPE: records overwritten meanwhile); a
  * plain file, under --root, reads to its end.
  */
-static int from_kmsg(const char *root, const char *boot, struct refusals *rs)
+static int from_kmsg(const char *root, const char *boot, bool quiet,
+		     struct umh_refusals *rs)
 {
 	char *path = umh_xasprintf("%s/dev/kmsg", root);
 	char chunk[LINE_MAX_LEN], *text, *line, *next, *semi;
@@ -275,8 +264,9 @@ static int from_kmsg(const char *root, const char *boot, struct refusals *rs)
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		umh_err("refusals: no journal, and cannot open %s: %s", path,
-			strerror(errno));
+		if (!quiet)
+			umh_err("refusals: no journal, and cannot open %s: %s",
+				path, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -287,8 +277,9 @@ static int from_kmsg(const char *root, const char *boot, struct refusals *rs)
 		if (n < 0 && errno == EAGAIN)
 			break;
 		if (n < 0) {
-			umh_err("refusals: cannot read %s: %s", path,
-				strerror(errno));
+			if (!quiet)
+				umh_err("refusals: cannot read %s: %s", path,
+					strerror(errno));
 			umh_xmemclose(all);
 			free(text);
 			close(fd);
@@ -316,7 +307,7 @@ static int from_kmsg(const char *root, const char *boot, struct refusals *rs)
 
 /* ---- the command ---- */
 
-static void print_text(const struct refusals *rs, const char *this_boot)
+static void print_text(const struct umh_refusals *rs, const char *this_boot)
 {
 	const char *boot = NULL;
 	char *cap;
@@ -328,7 +319,7 @@ static void print_text(const struct refusals *rs, const char *this_boot)
 		return;
 	}
 	for (i = 0; i < rs->n; i++) {
-		const struct refusal *r = &rs->r[i];
+		const struct umh_refusal *r = &rs->r[i];
 
 		if (!boot || strcmp(boot, r->boot)) {
 			boot = r->boot;
@@ -345,7 +336,7 @@ static void print_text(const struct refusals *rs, const char *this_boot)
 	}
 }
 
-static void print_json(const struct refusals *rs, const char *this_boot)
+static void print_json(const struct umh_refusals *rs, const char *this_boot)
 {
 	const char *boot = NULL;
 	char *cap;
@@ -353,7 +344,7 @@ static void print_json(const struct refusals *rs, const char *this_boot)
 
 	printf("{\"version\":1,\"source\":\"%s\",\"boots\":[", rs->source);
 	for (i = 0; i < rs->n; i++) {
-		const struct refusal *r = &rs->r[i];
+		const struct umh_refusal *r = &rs->r[i];
 
 		if (!boot || strcmp(boot, r->boot)) {
 			if (boot)
@@ -379,18 +370,46 @@ static void print_json(const struct refusals *rs, const char *this_boot)
 	printf("%s\n]}\n", boot ? "]}" : "");
 }
 
+/**
+ * umh_refusals_read - the refusals the kernel logged, counted
+ * @root: the root, as --root gives it
+ * @boot: this boot's id, or ""
+ * @quiet: say nothing of a source that fails
+ * @rs: filled; umh_refusals_free() frees it, whatever this returns
+ *
+ * Return: 0, or -1 after an error (said unless @quiet).
+ */
+int umh_refusals_read(const char *root, const char *boot, bool quiet,
+		      struct umh_refusals *rs)
+{
+	int ret;
+
+	*rs = (struct umh_refusals){ 0 };
+	ret = has_journal(root) ? from_journal(root, quiet, rs) : 1;
+	if (ret > 0)
+		ret = from_kmsg(root, boot, quiet, rs);
+	return ret;
+}
+
+void umh_refusals_free(struct umh_refusals *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		free(rs->r[i].exe);
+	free(rs->r);
+	*rs = (struct umh_refusals){ 0 };
+}
+
 int cmd_refusals(const struct umh_args *a)
 {
-	struct refusals rs = { 0 };
+	struct umh_refusals rs;
 	char this_boot[UMH_BOOT_ID_LEN + 1] = "";
-	size_t i;
 	int ret;
 
 	if (umh_boot_id(a->root, this_boot))
 		this_boot[0] = '\0';
-	ret = has_journal(a->root) ? from_journal(a->root, &rs) : 1;
-	if (ret > 0)
-		ret = from_kmsg(a->root, this_boot, &rs);
+	ret = umh_refusals_read(a->root, this_boot, false, &rs);
 	/*
 	 * The journal is in time order, and so each boot's refusals come
 	 * together, in the order they were first logged.
@@ -401,8 +420,6 @@ int cmd_refusals(const struct umh_args *a)
 		else
 			print_text(&rs, this_boot);
 	}
-	for (i = 0; i < rs.n; i++)
-		free(rs.r[i].exe);
-	free(rs.r);
+	umh_refusals_free(&rs);
 	return ret ? UMH_EXIT_ERROR : UMH_EXIT_OK;
 }

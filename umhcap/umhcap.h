@@ -294,6 +294,25 @@ struct umh_merge {
 
 char *umh_boots_dir(const char *root, const char *state_dir);
 int umh_boot_id(const char *root, char id[UMH_BOOT_ID_LEN + 1]);
+
+/* refusals.c */
+struct umh_refusal {
+	char boot[UMH_BOOT_ID_LEN + 1];	/* "" where the source has none */
+	int purpose;
+	char *exe;			/* as the kernel escaped it */
+	int cap;
+	unsigned long count;
+};
+
+struct umh_refusals {
+	struct umh_refusal *r;
+	size_t n, size;
+	const char *source;		/* "journal" or "kmsg" */
+};
+
+int umh_refusals_read(const char *root, const char *boot, bool quiet,
+		      struct umh_refusals *rs);
+void umh_refusals_free(struct umh_refusals *rs);
 long long umh_btime(const char *root);
 char *umh_time_iso(long long t);
 char *umh_saved_format(const char *boot_id, long long saved, long long btime,
@@ -305,6 +324,7 @@ char *umh_merge_describe(const char *root, const struct umh_merge *m);
 /* learnedbounds.c */
 bool umh_idle(const struct umh_record *rec, int purpose);
 int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
+		const uint64_t *allow, bool widen,
 		struct umh_state *cur, struct umh_state *learned,
 		struct umh_record *rec);
 
@@ -356,6 +376,7 @@ enum {
 	UMH_TAKES_THIS_BOOT	= 1 << 14,	/* --this-boot */
 	UMH_TAKES_LOADER	= 1 << 15,	/* --grub, --kernel-install */
 	UMH_TAKES_OUTPUT	= 1 << 16,	/* -o, --output FILE */
+	UMH_TAKES_ALLOW		= 1 << 17,	/* --allow PURPOSE:CAP,... */
 };
 
 struct umh_args;
@@ -393,6 +414,8 @@ struct umh_args {
 	bool grub;		/* --grub */
 	bool kernel_install;	/* --kernel-install */
 	bool remove;		/* --remove */
+	uint64_t allow[UMH_NR];	/* --allow: added to what was learned */
+	bool allowed;		/* --allow was given */
 	const char *output;	/* -o, --output FILE; NULL without it */
 };
 

@@ -434,10 +434,122 @@ TEST_F(umh, boot_remove_refuses_learning_options)
 	before = tree(self->root);
 	for (i = 0; i < ARRAY_SIZE(opts); i++) {
 		ASSERT_EQ(2, RUN(self->root, "boot", "--remove", opts[i]));
-		ASSERT_HAS(res.err, "umhcap: --remove takes no --include-idle, --this-boot or --state-dir; usage: umhcap boot");
+		ASSERT_HAS(res.err, "umhcap: --remove takes no --include-idle, --this-boot, --state-dir or --allow; usage: umhcap boot");
 		ASSERT_STREQ("", res.out);
 	}
 	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--grub", "--kernel-install"));
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
+
+/* The kernel's lines of refusals, in /dev/kmsg: @n of @cap to coredump. */
+static void refused_lines(const char *root, int cap, int n, bool append)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/dev/kmsg", root);
+	f = fopen(path, append ? "a" : "w");
+	if (!f)
+		abort();
+	for (i = 0; i < n; i++)
+		fprintf(f, "4,%d,1,-;umh: refused a capability its bounds withhold: purpose=coredump pid=%d comm=\"c\" exe=\"/usr/lib/systemd/systemd-coredump\" uid=998 cap=%d\n",
+			i, 100 + i, cap);
+	if (fclose(f))
+		abort();
+}
+
+/*
+ * A refusal is shown, never learned: a compromised helper that asks for
+ * cap_sys_admin fifty times is shown asking, and the next boot's bounds
+ * are what its helpers used, as without the refusals.
+ */
+TEST_F(umh, refusals_are_shown_never_learned)
+{
+	char before[4096];
+
+	learn_scene(self->root);
+	snprintf(before, sizeof(before), "%s", learned_params(self->root, _metadata));
+	refused_lines(self->root, CAP_SYS_ADMIN, 50, false);
+	refused_lines(self->root, CAP_DAC_READ_SEARCH, 2, true);
+	ASSERT_EQ(0, RUN(self->root, "learn", "coredump"));
+	ASSERT_HAS(res.out, "\n  refused:     cap_sys_admin to /usr/lib/systemd/systemd-coredump (50, this boot)\n"
+			    "  refused:     cap_dac_read_search to /usr/lib/systemd/systemd-coredump (2, this boot)\n");
+	ASSERT_HAS(res.out, "Never learned: a compromised helper asks for what it likes.");
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "coredump"));
+	ASSERT_TRUE(json_valid(res.out));
+	ASSERT_HAS(res.out, "\"refused\":[{\"cap\":\"cap_sys_admin\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
+	/* Learned as before: no refusal in the next boot's bounds. */
+	ASSERT_STREQ(before, learned_params(self->root, _metadata));
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_EQ(0, count_of(get(self->root, GRUB_CFG), "coredump:0x20"));
+	ASSERT_HAS(get(self->root, GRUB_CFG), before);
+}
+
+/*
+ * --allow adds what the administrator names, and nothing else: to the
+ * next boot's bounds (boot, and export --learned alike), and to this
+ * boot's within its bounds (learn --apply, which cannot widen).
+ */
+TEST_F(umh, allow_adds_only_what_is_named)
+{
+	char before[4096], after[4096], *s;
+	uint64_t mask;
+
+	learn_scene(self->root);
+	refused_lines(self->root, CAP_SYS_ADMIN, 50, false);
+	snprintf(before, sizeof(before), "%s", learned_params(self->root, _metadata));
+	s = strstr(before, "coredump:0x");
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE), strtoull(s + 9, NULL, 16));
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline",
+			 "--allow", "coredump:cap_dac_read_search"));
+	snprintf(after, sizeof(after), "%.*s", (int)strcspn(res.out, "\n"), res.out);
+	s = strstr(after, "usermodehelper.bset=");
+	ASSERT_NE(NULL, s);
+	s = strstr(s, "coredump:0x");
+	ASSERT_NE(NULL, s);
+	mask = strtoull(s + 9, NULL, 16);
+	ASSERT_EQ(B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE) | B(CAP_DAC_READ_SEARCH), mask);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--allow", "coredump:cap_dac_read_search"));
+	ASSERT_HAS(get(self->root, GRUB_CFG), after);
+	ASSERT_EQ(0, count_of(after, "0x200000"));
+	/* Beyond this boot's bounds, for the next: a bound narrowed already. */
+	set_bound(self->root, "coredump", B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE),
+		  B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE));
+	ASSERT_EQ(0, RUN(self->root, "boot", "--allow", "coredump:cap_dac_read_search,modprobe:cap_kill"));
+	ASSERT_HAS(get(self->root, GRUB_CFG), "coredump:0x7 ");
+	ASSERT_HAS(get(self->root, GRUB_CFG), "modprobe:0x10020,");
+	/* learn --apply: within this boot's bounds only; it cannot widen. */
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "--allow", "coredump:cap_dac_read_search", "coredump"));
+	ASSERT_HAS(res.out, "coredump: no wider than what its helpers used");
+}
+
+/* A bad --allow is an error, with nothing written. */
+TEST_F(umh, allow_refuses_what_it_cannot_read)
+{
+	static const char *const bad[] = {
+		"coredump", "all:cap_kill", "foo:cap_kill", "coredump:cap_nope",
+		"coredump:", ",", ":cap_kill",
+	};
+	char *before, *after;
+	size_t i;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(2, RUN(self->root, "boot", "--allow", bad[i])) TH_LOG("%s", bad[i]);
+		EXPECT_NE(NULL, strstr(res.err, "bad --allow")) TH_LOG("%s", bad[i]);
+		EXPECT_STREQ("", res.out);
+	}
+	ASSERT_EQ(2, RUN(self->root, "learn", "--allow", "coredump:cap_kill"));
+	ASSERT_HAS(res.err, "--allow goes with --apply");
+	ASSERT_EQ(2, RUN(self->root, "export", "--cmdline", "--allow", "coredump:cap_kill"));
+	ASSERT_HAS(res.err, "--state-dir, --this-boot and --allow go with --learned");
+	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--allow", "coredump:cap_kill"));
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
 	free(before);

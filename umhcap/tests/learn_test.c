@@ -124,7 +124,7 @@ TEST_F(umh, learn_json)
 	ASSERT_HAS(res.out, "\"learned_bset\":\"0x3\",\"learned_bset_caps\":"
 			    "[\"cap_chown\",\"cap_dac_override\"],"
 			    "\"learned_inheritable\":\"0x1\","
-			    "\"learned_inheritable_caps\":[\"cap_chown\"]}");
+			    "\"learned_inheritable_caps\":[\"cap_chown\"],\"refused\":[]}");
 	snprintf(want, sizeof(want),
 		 "{\"purpose\":\"uevent\",\"started\":0,\"idle\":true,"
 		 "\"used\":\"0x0\",\"used_caps\":[],\"allowed\":\"0x%" PRIx64 "\"",
@@ -569,7 +569,7 @@ TEST_F(umh, learn_merged_json_apply_export)
 			 "--cmdline"));
 	ASSERT_HAS(res.out, "=modprobe:0x10000,coredump:0x3,");
 	ASSERT_EQ(2, RUN(self->root, "export", "--this-boot", "--cmdline"));
-	ASSERT_HAS(res.err, "--state-dir and --this-boot go with --learned");
+	ASSERT_HAS(res.err, "--state-dir, --this-boot and --allow go with --learned");
 	/* --state-dir: the saved boots are elsewhere. */
 	ASSERT_EQ(0, RUN(self->root, "learn", "--state-dir", "/nowhere"));
 	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");

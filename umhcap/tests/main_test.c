@@ -77,7 +77,7 @@ TEST_F(umh, help_and_version)
 {
 	ASSERT_EQ(0, RUN(self->root, "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap");
-	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR]] --sysctl|--cmdline");
+	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline");
 	ASSERT_HAS(res.out, "learn --apply [-n] [--include-idle]");
 	ASSERT_HAS(res.out, "\n  policy  ");
 	ASSERT_EQ(0, RUN(self->root, "--version"));
