@@ -25,7 +25,7 @@
  *                this program again, run as a systemd-shutdown hook
  *                ("installed_test shutdown poweroff|reboot").
  *
- * Three modes, from the kernel command line:
+ * The modes, from the kernel command line:
  *
  *  - learning: what a plain boot started, each of a purpose the table
  *    has a row for; each job with open bounds; the table's runs are the
@@ -47,6 +47,9 @@
  *    journalctl -k and umhcap refusals show why; then "umhcap boot
  *    --remove -n" names the file boot 1 wrote, and "dpkg --purge umhcap"
  *    removes it.
+ *  - UMH_INSTALLED=handlers: request-key's handlers of nfs-common and
+ *    cifs-utils, each against its row of umhcap's handler table, with
+ *    request-key as root, then as its own user (see handlers_boot()).
  *  - UMH_INSTALLED_MINUS=<purpose>:<cap>,...: the learned sets less one
  *    capability of each purpose named; a job of the purpose must fail
  *    exactly when the table lists the capability, unless the table says
@@ -973,6 +976,367 @@ static void minus(char *list)
 	}
 }
 
+/* ---- request_key's handlers (UMH_INSTALLED=handlers) */
+
+/*
+ * The lines of the test's own in request-key.d: cifs.upcall for a user
+ * key of a cifs.spnego key's description (the kernel refuses to make
+ * cifs.spnego keys for user space), and, for a run of a handler with
+ * fewer capabilities, that handler through "installed_test only".
+ */
+#define HANDLER_CONF	"/etc/request-key.d/umhcap-test.conf"
+#define CIFS_UPCALL	"/usr/sbin/cifs.upcall"
+#define NFSIDMAP	"/usr/sbin/nfsidmap"
+
+/*
+ * "installed_test only MASK PROGRAM ARG...": PROGRAM with no capability
+ * outside MASK, in any set, the bounding set first (which needs
+ * CAP_SETPCAP, dropped last): root's exec would take it back from there.
+ */
+static int only_exec(const char *mask_text, char **argv)
+{
+	unsigned long long mask = strtoull(mask_text, NULL, 0);
+	cap_t caps = cap_get_proc();
+	cap_value_t v;
+
+	if (!caps)
+		return 127;
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		if (mask >> cap & 1)
+			continue;
+		v = cap;
+		if (cap != CAP_SETPCAP &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
+			return 127;
+		cap_set_flag(caps, CAP_EFFECTIVE, 1, &v, CAP_CLEAR);
+		cap_set_flag(caps, CAP_PERMITTED, 1, &v, CAP_CLEAR);
+		cap_set_flag(caps, CAP_INHERITABLE, 1, &v, CAP_CLEAR);
+	}
+	if (!(mask >> CAP_SETPCAP & 1) &&
+	    prctl(PR_CAPBSET_DROP, CAP_SETPCAP, 0, 0, 0))
+		return 127;
+	if (cap_set_proc(caps))
+		return 127;
+	cap_free(caps);
+	execv(argv[0], argv);
+	return 127;
+}
+
+/* nfsidmap maps uid 1000 to its NFSv4 name, umhuser@<domain>. */
+static int nfsidmap_job(char *why, size_t n)
+{
+	return user_request_key(USER_UID, "id_resolver", "user:1000", "",
+				USER_NAME "@", why, n);
+}
+
+static char cifs_host[64];
+
+/*
+ * What cifs.upcall logged of the run for cifs_host, its last lines: 1 if
+ * it asked for the ticket, 0 if it exited first, -1 if it is not all in
+ * the journal yet.  It logs "host=" as it reads the key, and "Exit
+ * status" last.
+ */
+static int cifs_outcome(void)
+{
+	static char out[32768];
+	char host[80], ticket[160];
+	const char *start, *end, *asked;
+
+	if (capture("journalctl -q -o cat -n 100 -t cifs.upcall", out, sizeof(out)))
+		return -1;
+	snprintf(host, sizeof(host), "\nhost=%s\n", cifs_host);
+	snprintf(ticket, sizeof(ticket),
+		 "handle_krb5_mech: getting service ticket for %s\n", cifs_host);
+	start = strstr(out, host);
+	end = start ? strstr(start, "\nExit status") : NULL;
+	if (!end)
+		return -1;
+	asked = strstr(start, ticket);
+	return asked && asked < end;
+}
+
+static bool cifs_logged(void)
+{
+	return cifs_outcome() >= 0;
+}
+
+/*
+ * A user's Kerberos SMB mount, as cifs.upcall sees it: a key of the
+ * user's, with its uid, creduid and pid.  No KDC answers, so the key is
+ * negated; the job is done when cifs.upcall, as the user, in the user's
+ * namespaces, asks for the service ticket: it logs that after setuid().
+ */
+static int cifs_upcall_job(char *why, size_t n)
+{
+	static int seq;
+	char host[64];
+	int status;
+	pid_t pid;
+
+	snprintf(host, sizeof(host), "umhcap-cifs-%d-%d", getpid(), ++seq);
+	snprintf(cifs_host, sizeof(cifs_host), "%s", host);
+	pid = fork();
+	if (pid < 0)
+		return fail(why, n, "fork: %s", strerror(errno));
+	if (!pid) {
+		char desc[256];
+
+		if (become(USER_UID) ||
+		    syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+			_exit(2);
+		snprintf(desc, sizeof(desc),
+			 "ver=0x2;host=%s;ip4=127.0.0.1;sec=krb5;uid=0x%x;creduid=0x%x;pid=0x%x",
+			 host, USER_UID, USER_UID, getpid());
+		_exit(syscall(SYS_request_key, "user", desc, "",
+			      KEY_SPEC_SESSION_KEYRING) < 0 ? 0 : 3);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return fail(why, n, "the user's request_key(): %s",
+			    WIFEXITED(status) && WEXITSTATUS(status) == 3 ?
+			    "a key came, with no KDC" : "failed to start");
+	if (!wait_for(cifs_logged))
+		return fail(why, n, "cifs.upcall logged no whole run for %s", host);
+	if (!cifs_outcome())
+		return fail(why, n, "cifs.upcall exited before it asked for a ticket for %s",
+			    host);
+	return 0;
+}
+
+static const struct handler {
+	const char *program;
+	const char *name;	/* its comm */
+	/* request-key.d's line for it, less the program and its arguments */
+	const char *line;
+	const char *args;
+	job_fn fn;
+} handlers[] = {
+	{ NFSIDMAP, "nfsidmap", "create id_resolver user:* *",
+	  "-t 600 %k %d", nfsidmap_job },
+	{ CIFS_UPCALL, "cifs.upcall", "create user ver=0x2;* *", "%k",
+	  cifs_upcall_job },
+};
+
+#define NR_HANDLERS (sizeof(handlers) / sizeof(handlers[0]))
+
+/*
+ * request-key.d's lines of the test: cifs.upcall's stand-in always, and
+ * @h, if not NULL, through "installed_test only @mask".  nfsidmap runs
+ * from Debian's own id_resolver.conf otherwise.
+ */
+static int handler_conf(const struct handler *h, unsigned long long mask)
+{
+	FILE *f = fopen(HANDLER_CONF, "w");
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < NR_HANDLERS; i++) {
+		const struct handler *o = &handlers[i];
+
+		if (o == h)
+			fprintf(f, "%s " SELF " only %#llx %s %s\n", o->line,
+				mask, o->program, o->args);
+		else if (!strcmp(o->program, CIFS_UPCALL))
+			fprintf(f, "%s %s %s\n", o->line, o->program, o->args);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * What the trace saw @comm, a helper of request_key, use and be refused
+ * since it was last emptied; it is emptied.
+ */
+static void handler_trace(const char *comm, unsigned long long *used,
+			  unsigned long long *refused)
+{
+	char line[1024];
+	FILE *f = fopen(TRACE, "r");
+	int fd;
+
+	*used = *refused = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char purpose[32], name[32];
+		char *p = strstr(line, "umh_capable: ");
+		int cap, noaudit, ret;
+
+		if (!p || sscanf(p, "umh_capable: purpose=%31s pid=%*d comm=\"%31[^\"]\" uid=%*u cap=%d noaudit=%d ret=%d",
+				 purpose, name, &cap, &noaudit, &ret) != 5 ||
+		    noaudit || strcmp(purpose, "request_key") ||
+		    strcmp(name, comm) || cap < 0 || cap > CAP_LAST_CAP)
+			continue;
+		if (ret)
+			*refused |= 1ULL << cap;
+		else
+			*used |= 1ULL << cap;
+	}
+	fclose(f);
+	fd = open(TRACE, O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* @set's names, comma-separated, or "none". */
+static const char *cap_names(unsigned long long set, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		char *name;
+
+		if (!(set >> cap & 1))
+			continue;
+		name = cap_to_name(cap);
+		len += snprintf(out + len, len < n ? n - len : 0, "%s%s",
+				len ? "," : "", name ? name : "?");
+		cap_free(name);
+	}
+	if (!len)
+		snprintf(out, n, "none");
+	return out;
+}
+
+/* How many results handlers_as() gives for @conf. */
+static unsigned int handlers_plan(enum umh_measured_conf conf)
+{
+	unsigned int plan = 0;
+
+	for (size_t i = 0; i < NR_HANDLERS; i++) {
+		const struct umh_handler *row = umh_handler_find(handlers[i].program,
+								  conf);
+
+		plan++;
+		if (row && !row->fails)
+			plan += 1 + __builtin_popcountll(row->caps);
+	}
+	return plan;
+}
+
+/*
+ * Each handler, its helper as root or as its own user (@conf): its job
+ * with open bounds, which must be done or fail as its row says; then, for
+ * a row whose job is done, the job with the row's set only, which must be
+ * done, and with that set less each of its capabilities, which must fail.
+ * What the trace saw it use is shown, not judged: a program may need a
+ * capability no check asks for, as one that capset() raises.
+ */
+static void handlers_as(enum umh_measured_conf conf, const char *as)
+{
+	char have[512], want[512];
+
+	for (size_t i = 0; i < NR_HANDLERS; i++) {
+		const struct handler *h = &handlers[i];
+		const struct umh_handler *row = umh_handler_find(h->program, conf);
+		unsigned long long used, refused;
+		char why[512] = "";
+		bool done;
+
+		handler_trace(h->name, &used, &refused);
+		if (handler_conf(NULL, 0)) {
+			ksft_test_result_fail("%s, %s: cannot write " HANDLER_CONF "\n",
+					      h->name, as);
+			continue;
+		}
+		done = !h->fn(why, sizeof(why));
+		handler_trace(h->name, &used, &refused);
+		ksft_print_msg("%s, %s, open bounds: %s%s; used %s; refused %s\n",
+			       h->name, as, done ? "done" : "fails: ", why,
+			       cap_names(used, have, sizeof(have)),
+			       cap_names(refused, want, sizeof(want)));
+		if (!done) {
+			char cmd[128];
+
+			snprintf(cmd, sizeof(cmd),
+				 "journalctl -q -o cat -t %s | tail -n 3", h->name);
+			show_output(cmd);
+		}
+		if (!row) {
+			ksft_test_result_fail("%s, %s: no row in the handler table\n",
+					      h->name, as);
+			continue;
+		}
+		ksft_test_result(done == !row->fails,
+				 "request_key: %s, %s, open bounds: %s, as its row says\n",
+				 h->name, as, done ? "its job is done" : "it fails");
+		if (row->fails)
+			continue;
+		handler_conf(h, row->caps);
+		done = !h->fn(why, sizeof(why));
+		ksft_test_result(done, "request_key: %s, %s, with its row's set only: its job is done%s%s\n",
+				 h->name, as, done ? "" : ": ", why);
+		for (int cap = 0; cap <= CAP_LAST_CAP; cap++) {
+			char *name, cmd[128], error[256] = "";
+
+			if (!(row->caps >> cap & 1))
+				continue;
+			handler_conf(h, row->caps & ~(1ULL << cap));
+			*why = '\0';
+			done = !h->fn(why, sizeof(why));
+			name = cap_to_name(cap);
+			/* Its caller: the error the handler logged last. */
+			snprintf(cmd, sizeof(cmd),
+				 "journalctl -q -o cat -p err -n 1 -t %s", h->name);
+			if (!done && !capture(cmd, error, sizeof(error)))
+				error[strcspn(error, "\n")] = '\0';
+			ksft_test_result(!done, "request_key: %s, %s, without %s: %s%s%s%s\n",
+					 h->name, as, name,
+					 done ? "its job is still done" : "fails: ",
+					 why, *error ? "; it logged: " : "", error);
+			cap_free(name);
+		}
+	}
+	unlink(HANDLER_CONF);
+}
+
+/*
+ * umhcap check, on Debian's request-key.d with open bounds: a note for
+ * @program, and for no other handler, or for none if NULL.
+ */
+static void check_notes(const char *program)
+{
+	char out[8192] = "", want[128] = "";
+	const char *p;
+	int notes = 0;
+
+	capture(UMHCAP " check", out, sizeof(out));
+	for (p = out; (p = strstr(p, "note: request_key: ")); p++)
+		notes++;
+	if (program)
+		snprintf(want, sizeof(want), "note: request_key: %s, ", program);
+	ksft_test_result(notes == !!program && (!program || strstr(out, want)),
+			 "umhcap check: %s, open bounds: %s\n",
+			 program ? "request-key as its own user" : "request-key as root",
+			 program ? "a note for nfsidmap, which only runs as root" :
+			 "no note on any handler");
+	if (notes != !!program)
+		show_output(UMHCAP " check");
+}
+
+/*
+ * request_key's handlers from nfs-common and cifs-utils, each against its
+ * row of the handler table: request-key as root, then as its own user.
+ */
+static void handlers_boot(void)
+{
+	char *const nfsv4[] = { "/sbin/modprobe", "nfsv4", NULL };
+	char cmd[256];
+
+	ksft_set_plan(handlers_plan(UMH_CONF_INSTALLED) +
+		      handlers_plan(UMH_CONF_INSTALLED_USER) + 3);
+	/* The NFSv4 client registers the id_resolver key type. */
+	ksft_test_result(run(nfsv4) == 0, "modprobe nfsv4, as root\n");
+	show_output("sh -c 'head -n 20 /etc/request-key.d/*.conf'");
+	handlers_as(UMH_CONF_INSTALLED, "as root");
+	check_notes(NULL);
+	snprintf(cmd, sizeof(cmd), UMHCAP " user -p request_key umh-request-key");
+	show_output(cmd);
+	handlers_as(UMH_CONF_INSTALLED_USER, "as umh-request-key");
+	check_notes(NFSIDMAP);
+}
+
 /* ---- Install and keep: umhcap's package across two boots (keep.sh) */
 
 #define GRUB_CFG	"/etc/default/grub.d/umhcap.cfg"
@@ -1269,10 +1633,12 @@ int main(int argc, char **argv)
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	ident = param("UMH_INSTALLED_IDENT") &&
 		!strcmp(param("UMH_INSTALLED_IDENT"), "1");
+	if (argc >= 4 && !strcmp(argv[1], "only"))
+		return only_exec(argv[2], argv + 3);
 	if (argc == 3 && !strcmp(argv[1], "shutdown"))
 		return shutdown_hook(argv[2]);
 	if (argc != 1) {
-		fprintf(stderr, "usage: installed_test [crash | shutdown poweroff|reboot]\n");
+		fprintf(stderr, "usage: installed_test [crash | shutdown poweroff|reboot | only MASK PROGRAM ARG...]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1307,6 +1673,8 @@ int main(int argc, char **argv)
 		keep1();
 	} else if (mode && !strcmp(mode, "keep2")) {
 		keep2();
+	} else if (mode && !strcmp(mode, "handlers")) {
+		handlers_boot();
 	} else {
 		learn(unmeasured);
 	}

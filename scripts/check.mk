@@ -138,7 +138,7 @@ installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/bzImage.installed)" \
 ifneq ($(INSTALLED),)
 STEPS += debian-root kernel-installed installed-disk boot-installed \
 	boot-installed-more boot-installed-ident boot-installed-ident-more \
-	boot-installed-keep
+	boot-installed-keep boot-installed-handlers
 debian-root:
 	$(STEP) --needed debian-root $(S)/installed.sh root
 kernel-installed: make-kernel
@@ -168,6 +168,11 @@ boot-installed-ident-more: boot-installed-ident
 boot-installed-keep: installed-disk
 	$(STEP) boot-installed-keep $(S)/keep.sh "$$(cat $(R)/bzImage.installed)" \
 		$(B)/installed/disk.ext4 $(R)
+# request_key's handlers of nfs-common and cifs-utils against the handler
+# table, request-key as root, then as its own user, in one boot.
+boot-installed-handlers: installed-disk
+	$(STEP) boot-installed-handlers sh -c '$(call installed_boot,installed-handlers) \
+		UMH_INSTALLED=handlers'
 endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)

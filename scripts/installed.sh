@@ -23,7 +23,9 @@ set -eu
 # libtracefs1, libtraceevent1 and libcap2 are what umhcap's package
 # depends on, which apt would bring and dpkg -i does not.  grub-common's
 # grub-mkconfig makes a boot menu from what 'umhcap boot --grub' wrote.
-PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl,libtracefs1,libtraceevent1,libcap2,grub-common
+# nfs-common and cifs-utils add request_key's handlers that change user
+# or need root: nfsidmap and cifs.upcall, through /etc/request-key.d.
+PKGS=systemd,systemd-sysv,udev,kmod,systemd-coredump,keyutils,dbus,acl,libtracefs1,libtraceevent1,libcap2,grub-common,nfs-common,cifs-utils
 ROOTDIR=$UMHCAP_BUILD/debian-root
 ROOT=$ROOTDIR/root
 

@@ -496,6 +496,71 @@ static void note_global(struct check *c, const struct umh_state *st)
 	free(shared);
 }
 
+/* @mask as --allow takes it for purpose @p: "p:cap_a,p:cap_b". */
+static char *allow_arg(int p, uint64_t mask)
+{
+	char *list = caps_list(mask), *s = list, *tok, *buf;
+	const char *sep = "";
+	size_t len;
+	FILE *f;
+
+	f = umh_xmemstream(&buf, &len);
+	while ((tok = strsep(&s, ","))) {
+		fprintf(f, "%s%s:%s", sep, umh_purpose_name(p),
+			tok + strspn(tok, " "));
+		sep = ",";
+	}
+	umh_xmemclose(f);
+	free(list);
+	return buf;
+}
+
+struct key_handlers {
+	struct check *c;
+	const struct umh_state *st;
+	const char *root;
+};
+
+/*
+ * A handler of request-key's with a row: a note if it cannot do its job
+ * as request_key's helpers run now, as their user, within their ceiling.
+ * A note, not a finding: the machine may never need that job.
+ */
+static void check_key_handler(void *arg, const char *type,
+			      const char *program, const char *file)
+{
+	struct key_handlers *k = arg;
+	bool own = !umh_is_root(&k->st->id[UMH_REQUEST_KEY]);
+	const struct umh_handler *h;
+	char *prog, *t, *f, *caps, *allow;
+	uint64_t missing;
+
+	h = umh_handler_row(k->root, program, own ? UMH_CONF_INSTALLED_USER :
+			    UMH_CONF_INSTALLED);
+	if (!h)
+		return;
+	missing = h->caps & ~umh_ceiling(k->st, UMH_REQUEST_KEY);
+	if (!h->fails && !missing)
+		return;
+	prog = umh_escape(program, strlen(program));
+	t = umh_escape(type, strlen(type));
+	f = umh_escape(file, strlen(file));
+	if (h->fails) {
+		note(k->c, "request_key: %s, for %s keys (%s), cannot do its job as request_key's own user: %s",
+		     prog, t, f, h->fails);
+	} else {
+		caps = caps_list(missing);
+		allow = allow_arg(UMH_REQUEST_KEY, missing);
+		note(k->c, "request_key: %s, for %s keys (%s), needs %s, which request_key's ceiling withholds, so its job fails; allow them only if that job is needed: umhcap boot --allow %s",
+		     prog, t, f, caps, allow);
+		free(allow);
+		free(caps);
+	}
+	free(f);
+	free(t);
+	free(prog);
+}
+
 /*
  * Each purpose's program and row, read before anything is printed: the
  * row of the program its knob names, or without a knob its purpose's.
@@ -566,6 +631,9 @@ int cmd_check(const struct umh_args *a)
 		     rec.missing);
 	if (!st.per_purpose)
 		note_global(&c, &st);
+	else
+		umh_key_handlers(a->root, check_key_handler,
+				 &(struct key_handlers){ &c, &st, a->root });
 	if (c.json)
 		printf("\n  ],\"count\":%d\n}\n", c.findings);
 	else if (c.findings)

@@ -18,6 +18,7 @@
  * This file has no dependency on the rest of umhcap, so that mkman, the
  * host tests and the guest's real_test and installed_test can link it.
  */
+#include <string.h>
 #include <sys/capability.h>
 
 #include "umhcap.h"
@@ -36,12 +37,16 @@
  */
 const struct umh_measured umh_measured[] = {
 	{
+		/*
+		 * nvram for its job; at boot, fs-binfmt_misc (systemd-binfmt,
+		 * for python3's binfmt.d) and fs-rpc_pipefs (nfs-common).
+		 */
 		.purpose	= UMH_MODPROBE,
 		.conf		= UMH_CONF_INSTALLED,
 		.program	= "/sbin/modprobe",
 		.package	= "kmod",
 		.version	= "30+20221128-1",
-		.runs		= 1,
+		.runs		= 3,
 		.caps		= C(CAP_SYS_MODULE),
 		.kept		= 0,
 		.note		= NULL,
@@ -93,7 +98,7 @@ const struct umh_measured umh_measured[] = {
 		.program	= "/sbin/modprobe",
 		.package	= "kmod",
 		.version	= "30+20221128-1",
-		.runs		= 1,
+		.runs		= 3,
 		.caps		= C(CAP_SYS_MODULE),
 		.kept		= 0,
 		.note		= NULL,
@@ -208,6 +213,101 @@ const struct umh_measured umh_measured[] = {
 /* END MEASURED TABLE */
 
 const size_t umh_measured_nr = ARRAY_SIZE(umh_measured);
+
+/*
+ * BEGIN HANDLER TABLE.  request-key's handlers of Debian 12 as installed,
+ * request-key run as root, then as its own user.  Each set is the least
+ * that keeps the job done, as installed_test's handlers boot proves: the
+ * job is done with the set alone, and fails without any one of it.  That
+ * boot also shows what the trace saw each use with open bounds.  nfsidmap
+ * is started by a user's id_resolver key, as the NFSv4 client asks for
+ * one.  cifs.upcall's key type cannot be made from user space (the kernel
+ * vets its descriptions), so a user's "user" key of the same description,
+ * through a line of the test's own in request-key.d, starts it; its job is
+ * judged up to the Kerberos ticket, as no KDC answers in the guest.  All
+ * rows of a program have the same .note.
+ */
+/*
+ * cifs.upcall 7.0 raises these with capset() (libcap-ng's capng_apply())
+ * before its setgid(), and gives up if one is missing, whether or not a
+ * check then asks for it.
+ */
+#define CIFS_UPCALL_CAPS	(C(CAP_DAC_READ_SEARCH) | C(CAP_SETGID) | \
+				 C(CAP_SETUID) | C(CAP_SYS_CHROOT) | \
+				 C(CAP_SYS_PTRACE) | C(CAP_SYS_ADMIN))
+#define CIFS_UPCALL_NOTE	"it raises cap_dac_read_search and cap_sys_ptrace with capset() and stops if it cannot, though no capability check may ask for them, so a learned set lacks them"
+
+const struct umh_handler umh_handlers[] = {
+	{
+		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_INSTALLED,
+		.program	= "/usr/sbin/nfsidmap",
+		.package	= "nfs-common",
+		.version	= "1:2.6.2-4+deb12u1",
+		.trigger	= "an id_resolver key: NFSv4 names and ids",
+		.caps		= 0,
+		.user		= NULL,
+		.fails		= NULL,
+		.note		= NULL,
+		.reaches	= NULL,
+	},
+	{
+		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_INSTALLED_USER,
+		.program	= "/usr/sbin/nfsidmap",
+		.package	= "nfs-common",
+		.version	= "1:2.6.2-4+deb12u1",
+		.trigger	= "an id_resolver key: NFSv4 names and ids",
+		.caps		= 0,
+		.user		= "umh-request-key",
+		.fails		= "nfsidmap exits unless its euid is 0 (\"Must be run as root\"), whatever its capabilities: the key is negated, and the NFSv4 client maps the name to nobody or asks rpc.idmapd",
+		.note		= NULL,
+		.reaches	= "nothing: it does not run",
+	},
+	{
+		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_INSTALLED,
+		.program	= "/usr/sbin/cifs.upcall",
+		.package	= "cifs-utils",
+		.version	= "2:7.0-2+deb12u1",
+		.trigger	= "a cifs.spnego key: a Kerberos SMB mount",
+		.caps		= CIFS_UPCALL_CAPS,
+		.user		= NULL,
+		.fails		= NULL,
+		.note		= CIFS_UPCALL_NOTE,
+		.reaches	= NULL,
+	},
+	{
+		.purpose	= UMH_REQUEST_KEY,
+		.conf		= UMH_CONF_INSTALLED_USER,
+		.program	= "/usr/sbin/cifs.upcall",
+		.package	= "cifs-utils",
+		.version	= "2:7.0-2+deb12u1",
+		.trigger	= "a cifs.spnego key: a Kerberos SMB mount",
+		.caps		= CIFS_UPCALL_CAPS,
+		.user		= "umh-request-key",
+		.fails		= NULL,
+		.note		= CIFS_UPCALL_NOTE,
+		.reaches	= "root: setns() into its requester's namespaces asks CAP_SYS_ADMIN, even of namespaces it is in already",
+	},
+};
+
+/* END HANDLER TABLE */
+
+const size_t umh_handlers_nr = ARRAY_SIZE(umh_handlers);
+
+/* The handler row of @program on @conf, or NULL. */
+const struct umh_handler *umh_handler_find(const char *program,
+					   enum umh_measured_conf conf)
+{
+	size_t i;
+
+	for (i = 0; i < umh_handlers_nr; i++)
+		if (!strcmp(umh_handlers[i].program, program) &&
+		    umh_handlers[i].conf == conf)
+			return &umh_handlers[i];
+	return NULL;
+}
 
 /* The row measured for @purpose on @conf, or NULL if none was. */
 const struct umh_measured *umh_measured_find(int purpose,

@@ -18,6 +18,8 @@
  *   .\" @MEASURED_REACHES@         the rows that say what a compromised
  *                                  helper reaches (.reaches): purpose,
  *                                  program, user, set, and that
+ *   .\" @MEASURED_HANDLERS@        the handler table (umh_handlers): a
+ *                                  paragraph per program, a line per row
  *   .\" @SAVE_UNIT@                the unit file named as mkman's argument,
  *                                  umhcap-save.service, as roff text
  *
@@ -37,6 +39,7 @@
 #define MARK_NOTES	".\\\" @MEASURED_NOTES@"
 #define MARK_UNIT	".\\\" @SAVE_UNIT@"
 #define MARK_REACHES	".\\\" @MEASURED_REACHES@"
+#define MARK_HANDLERS	".\\\" @MEASURED_HANDLERS@"
 
 /* The unit file the man page quotes whole: main()'s argument. */
 static const char *unit_path;
@@ -244,6 +247,55 @@ static void reaches(void)
 	printf(".TE\n.hy\n.ad\n");
 }
 
+/*
+ * The handler table: for each program, what starts it and its package,
+ * then a line per row: as whom, and its set, or why its job fails; and
+ * what it reaches, where the row says.
+ */
+static void handlers(void)
+{
+	const struct umh_handler *h;
+	const char *program = NULL;
+	size_t i;
+
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		if (!program || strcmp(program, h->program)) {
+			program = h->program;
+			printf(".TP\n.B ");
+			roff(h->program, NULL);
+			printf("\n(");
+			roff(h->package, NULL);
+			putchar(' ');
+			roff(h->version, NULL);
+			printf("), for ");
+			roff(h->trigger, NULL);
+			printf(".\n");
+			if (h->note) {
+				printf(".br\nNote: ");
+				roff(h->note, NULL);
+				printf(".\n");
+			}
+		}
+		printf(".br\n");
+		roff(umh_measured_conf_name(h->conf), NULL);
+		printf(", as ");
+		roff(h->user ? h->user : "root", NULL);
+		printf(": ");
+		if (h->fails) {
+			printf("its job fails: ");
+			roff(h->fails, NULL);
+		} else {
+			caps(h->caps);
+		}
+		if (h->reaches) {
+			printf("; beyond its trigger it reaches ");
+			roff(h->reaches, NULL);
+		}
+		printf(".\n");
+	}
+}
+
 /* The unit file, line by line, as roff text for .EX; exits on an error. */
 static void save_unit(void)
 {
@@ -281,6 +333,7 @@ int main(int argc, char **argv)
 		{ MARK_NOTES, notes },
 		{ MARK_UNIT, save_unit },
 		{ MARK_REACHES, reaches },
+		{ MARK_HANDLERS, handlers },
 	};
 	int seen[ARRAY_SIZE(marks)] = { 0 };
 	char *line = NULL;

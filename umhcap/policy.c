@@ -2,8 +2,8 @@
 /*
  * policy: print the table check holds the ceilings to (measured.c), one
  * row per measured helper program and configuration, in the table's
- * order (Debian 12 as installed first); then the notes, then the purposes
- * no helper of which was measured.
+ * order (Debian 12 as installed first); then the notes, then the handler
+ * table, then the purposes no helper of which was measured.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +106,43 @@ static void policy_notes(void)
 	}
 }
 
+/*
+ * The handler table: each program, what starts it and its package, then
+ * a line per row, as umhcap.8 gives them.
+ */
+static void policy_handlers(void)
+{
+	const struct umh_handler *h;
+	const char *program = NULL;
+	char *caps;
+	size_t i;
+
+	printf("\nhandlers, measured on their own (give a purpose a handler's set only if\nits job is needed):\n");
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		if (!program || strcmp(program, h->program)) {
+			program = h->program;
+			printf("  %s %s (%s %s), for %s\n",
+			       umh_purpose_name(h->purpose), h->program,
+			       h->package, h->version, h->trigger);
+			if (h->note)
+				printf("    note: %s\n", h->note);
+		}
+		printf("    %s, as %s: ", umh_measured_conf_name(h->conf),
+		       h->user ? h->user : "root");
+		if (h->fails) {
+			printf("its job fails: %s", h->fails);
+		} else {
+			caps = caps_format(h->caps);
+			printf("%s", caps);
+			free(caps);
+		}
+		if (h->reaches)
+			printf("; beyond its trigger it reaches %s", h->reaches);
+		printf("\n");
+	}
+}
+
 /* The purposes check holds to the kernel's record instead. */
 static void policy_unmeasured(void)
 {
@@ -139,6 +176,7 @@ int cmd_policy(const struct umh_args *a)
 	for (i = 0; i < umh_measured_nr; i++)
 		policy_row(&w, &umh_measured[i]);
 	policy_notes();
+	policy_handlers();
 	policy_unmeasured();
 	printf("\nEach set is what the program needed to do its job, measured with the\n"
 	       "kernel's record of what helpers use (<purpose>/used), on Debian 12's\n"

@@ -14,8 +14,14 @@
  * per hierarchy, /linuxrc is the initrd's), or whose knob is not there
  * under the root, is UMH_PROGRAM_UNKNOWN, and check judges it by its
  * purpose's row, as before it read any knob.
+ *
+ * request_key's program, request-key, runs a handler for each key type,
+ * as /etc/request-key.conf and /etc/request-key.d/\*.conf say: those
+ * have rows of their own (umh_handlers).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,4 +153,80 @@ const struct umh_measured *umh_program_row(const char *root, int purpose,
 			return m;
 	}
 	return NULL;
+}
+
+/* The handler row of @program on @conf, by its path or the file it is. */
+const struct umh_handler *umh_handler_row(const char *root,
+					  const char *program,
+					  enum umh_measured_conf conf)
+{
+	size_t i;
+
+	for (i = 0; i < umh_handlers_nr; i++)
+		if (umh_handlers[i].conf == conf &&
+		    same_program(root, umh_handlers[i].program, program))
+			return &umh_handlers[i];
+	return NULL;
+}
+
+#define KEY_CONF	"/etc/request-key.conf"
+#define KEY_CONF_DIR	"/etc/request-key.d"
+
+/* Each line of @file (under @root) that names a program, for @fn. */
+static void key_conf(const char *root, const char *file,
+		     umh_key_handler_fn fn, void *arg)
+{
+	char *path = umh_xasprintf("%s%s", root, file);
+	char *text, *line, *s, *f[5];
+	size_t len, i;
+
+	if (umh_read_all(path, KNOB_MAX * 16, &text, &len)) {
+		free(path);
+		return;
+	}
+	free(path);
+	for (s = text; (line = strsep(&s, "\n")); ) {
+		/* OP TYPE DESCRIPTION CALLOUT-INFO PROGRAM ARG... */
+		for (i = 0; i < ARRAY_SIZE(f); i++) {
+			line += strspn(line, " \t");
+			f[i] = line;
+			line += strcspn(line, " \t");
+			if (*line)
+				*line++ = '\0';
+		}
+		if (*f[0] && *f[0] != '#' && *f[4])
+			fn(arg, f[1], f[4], file);
+	}
+	free(text);
+}
+
+static int conf_file(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && !fnmatch("*.conf", d->d_name, 0);
+}
+
+/*
+ * The handlers request-key's configuration under @root names: @fn gets
+ * each line's key type, program and file, from /etc/request-key.d's
+ * files in name order, then /etc/request-key.conf, as request-key reads
+ * them.  A file that cannot be read names none.
+ */
+void umh_key_handlers(const char *root, umh_key_handler_fn fn, void *arg)
+{
+	struct dirent **names;
+	char *dir, *file;
+	int n, i;
+
+	dir = umh_xasprintf("%s%s", root, KEY_CONF_DIR);
+	n = scandir(dir, &names, conf_file, alphasort);
+	free(dir);
+	for (i = 0; i < n; i++) {
+		file = umh_xasprintf(KEY_CONF_DIR "/%s", names[i]->d_name);
+		key_conf(root, file, fn, arg);
+		free(file);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	key_conf(root, KEY_CONF, fn, arg);
 }

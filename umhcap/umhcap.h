@@ -210,6 +210,34 @@ struct umh_measured {
 
 extern const struct umh_measured umh_measured[];
 extern const size_t umh_measured_nr;
+
+/*
+ * measured.c, second table: a program a helper runs for one kind of job,
+ * measured on its own, as the capabilities the trace shows that program
+ * used (umh:umh_capable, by its comm) while the helper had open bounds.
+ * Its helper's row (umh_measured) holds the helper's own job; these rows
+ * say what an administrator who needs that job must give the purpose.
+ * Today: the handlers request-key runs from Debian's /etc/request-key.d.
+ * guest/installed_test ("UMH_INSTALLED=handlers") checks each.
+ */
+struct umh_handler {
+	enum umh_purpose purpose;	/* of the helper that runs it */
+	enum umh_measured_conf conf;
+	const char *program;	/* as its package installs it */
+	const char *package;	/* the Debian 12 package that ships it */
+	const char *version;	/* its Debian version */
+	const char *trigger;	/* what starts it */
+	uint64_t caps;		/* what it used to do its job, or to fail */
+	const char *user;	/* the user it ran as; NULL: root */
+	const char *fails;	/* NULL: the job is done; else why it is not */
+	const char *note;	/* what a trace of it does not show, or NULL */
+	const char *reaches;	/* as umh_measured */
+};
+
+extern const struct umh_handler umh_handlers[];
+extern const size_t umh_handlers_nr;
+const struct umh_handler *umh_handler_find(const char *program,
+					   enum umh_measured_conf conf);
 const struct umh_measured *umh_measured_for(int purpose);
 const struct umh_measured *umh_measured_find(int purpose,
 					     enum umh_measured_conf conf);
@@ -235,6 +263,12 @@ void umh_program_free(struct umh_program *prog);
 const struct umh_measured *umh_program_row(const char *root, int purpose,
 					   const struct umh_program *prog,
 					   bool own_user);
+const struct umh_handler *umh_handler_row(const char *root,
+					  const char *program,
+					  enum umh_measured_conf conf);
+typedef void (*umh_key_handler_fn)(void *arg, const char *type,
+				   const char *program, const char *file);
+void umh_key_handlers(const char *root, umh_key_handler_fn fn, void *arg);
 
 /* caps.c */
 int caps_nbits(void);

@@ -662,3 +662,70 @@ TEST_F(umh, check_program_row_by_file_and_user)
 	set_bound(self->root, "coredump", m->caps, m->caps);
 	ASSERT_EQ(0, RUN(self->root, "check"));
 }
+
+#define ID_RESOLVER_CONF	"etc/request-key.d/id_resolver.conf"
+#define SPNEGO_CONF		"etc/request-key.d/cifs.spnego.conf"
+
+/*
+ * request-key's handlers with a row in the handler table: a note, not a
+ * finding, for each that cannot do its job as request_key's helpers run
+ * now: within their ceiling (cifs.upcall), or as their own user
+ * (nfsidmap, which only runs as root).  Nothing for a handler with no
+ * row, a comment, or a file request-key does not read.
+ */
+TEST_F(umh, check_notes_request_key_handlers)
+{
+	const struct umh_handler *cifs;
+	char want[4096], allow[1024] = "";
+	uint64_t caps;
+	int cap;
+
+	cifs = umh_handler_find("/usr/sbin/cifs.upcall", UMH_CONF_INSTALLED);
+	ASSERT_NE(NULL, cifs);
+	caps = cifs->caps;
+	ASSERT_NE(0ULL, caps);
+	for (cap = 0; cap < 64; cap++)
+		if (caps >> cap & 1)
+			snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow),
+				 "%srequest_key:%s", *allow ? "," : "",
+				 names(1ULL << cap));
+	harden(self->root);
+	debian_knobs(self->root);
+	set_bound(self->root, "uevent", 0, 0);
+	put(self->root, ID_RESOLVER_CONF,
+	    "create\tid_resolver\t*\t*\t/usr/sbin/nfsidmap -t 600 %%k %%d\n");
+	put(self->root, SPNEGO_CONF,
+	    "# cifs-utils\n\ncreate  cifs.spnego    * * /usr/sbin/cifs.upcall %%k\n");
+	put(self->root, "etc/request-key.d/other.conf",
+	    "create user foo:* * /usr/bin/unmeasured %%k\n");
+	put(self->root, "etc/request-key.d/cifs.spnego.conf.dpkg-old",
+	    "create user bar:* * /usr/sbin/cifs.upcall %%k\n");
+	/* Bounded to the table's row of request-key, which needs nothing. */
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want),
+		 "note: request_key: /usr/sbin/cifs.upcall, for cifs.spnego keys (/etc/request-key.d/cifs.spnego.conf), needs %s, which request_key's ceiling withholds, so its job fails; allow them only if that job is needed: umhcap boot --allow %s\n"
+		 "no findings\n", names(caps), allow);
+	ASSERT_STREQ(want, res.out);
+	/* One capability short is short. */
+	set_bound(self->root, "request_key", caps & (caps - 1), caps & (caps - 1));
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "note: request_key: /usr/sbin/cifs.upcall, for cifs.spnego keys (/etc/request-key.d/cifs.spnego.conf), needs ");
+	/* Its set: nothing to say of it. */
+	set_bound(self->root, "request_key", full(), full());
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_LACKS(res.out, "note: request_key");
+	/* As its own user nfsidmap cannot run at all; cifs.upcall can. */
+	set_ident(self->root, "request_key", 995, 995);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "note: request_key: /usr/sbin/nfsidmap, for id_resolver keys (/etc/request-key.d/id_resolver.conf), cannot do its job as request_key's own user: nfsidmap exits unless its euid is 0");
+	ASSERT_EQ(1, count_of(res.out, "note: "));
+	/* A byte of the file's is escaped. */
+	put(self->root, ID_RESOLVER_CONF,
+	    "create\tid_\033[31m\t*\t*\t/usr/sbin/nfsidmap %%k\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "for id_\\x1b[31m keys");
+	ASSERT_EQ(0, count_of(res.out, "\033"));
+	/* --json: a string of "notes". */
+	ASSERT_EQ(1, RUN(self->root, "--json", "check"));
+	ASSERT_HAS(res.out, "\"request_key: /usr/sbin/nfsidmap, for id_\\\\x1b[31m keys");
+}

@@ -209,6 +209,9 @@ static const char *tbl_row(char **s)
 	return n ? row : NULL;
 }
 
+/* The subsection of umhcap.8 that holds the handler table. */
+#define HANDLERS_SS	"\n.SS What request\\-key's handlers need\n"
+
 /*
  * umhcap.8 is made at build time by mkman, from umhcap.8.in and
  * measured.c: its POLICY section holds every row of measured.c, in its
@@ -264,6 +267,10 @@ TEST(man_page_holds_the_measured_table)
 	}
 	ASSERT_EQ(umh_measured_nr, i) TH_LOG("rows missing from umhcap.8");
 
+	/* The handler table's paragraphs are another test's. */
+	r = strstr(e + 5, HANDLERS_SS);
+	ASSERT_NE(NULL, r);
+	*(char *)r = '\0';
 	sentence = strstr(e + 5, "\nNo set keeps a capability that its job is done without.\n");
 	/* The notes, as "KEY: TEXT" lines, the TEXT of each plain. */
 	s = e + 5;
@@ -354,5 +361,107 @@ TEST(man_page_says_what_helpers_reach)
 		EXPECT_NE(NULL, strstr(sec, want)) TH_LOG("no %s", want);
 	}
 	ASSERT_EQ((size_t)4, n);
+	free(text);
+}
+
+/*
+ * The handler table: request_key's, each program with a row as root and
+ * one as the purpose's own user, which names the user; a row whose job
+ * fails says why and uses nothing it could be refused; every row of a
+ * user says what a compromised handler reaches.
+ */
+TEST(handler_table_is_sound)
+{
+	const struct umh_handler *h;
+	size_t i;
+
+	ASSERT_LT(0U, umh_handlers_nr);
+	ASSERT_EQ(0U, umh_handlers_nr % 2);
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		ASSERT_EQ(UMH_REQUEST_KEY, (int)h->purpose) TH_LOG("%s", h->program);
+		ASSERT_EQ('/', h->program[0]);
+		ASSERT_NE(0U, strlen(h->package));
+		ASSERT_NE(0U, strlen(h->version));
+		ASSERT_NE(0U, strlen(h->trigger));
+		ASSERT_EQ(0ULL, h->caps & ~full()) TH_LOG("%s", h->program);
+		ASSERT_TRUE(!h->fails || *h->fails);
+		/* Root's row first, then the same program's as its user. */
+		ASSERT_EQ(i % 2 ? UMH_CONF_INSTALLED_USER : UMH_CONF_INSTALLED,
+			  (int)h->conf) TH_LOG("%s", h->program);
+		ASSERT_EQ(h->conf == UMH_CONF_INSTALLED_USER, h->user != NULL);
+		ASSERT_EQ(h->conf == UMH_CONF_INSTALLED_USER, h->reaches != NULL);
+		ASSERT_TRUE(!h->note || *h->note);
+		if (i % 2) {
+			ASSERT_STREQ(h[-1].program, h->program);
+			ASSERT_STREQ(h[-1].version, h->version);
+			ASSERT_STREQ(h[-1].trigger, h->trigger);
+			/* The man page and policy print it once. */
+			ASSERT_EQ(!h[-1].note, !h->note);
+			ASSERT_TRUE(!h->note || !strcmp(h[-1].note, h->note));
+		}
+		ASSERT_EQ(h, umh_handler_find(h->program, h->conf));
+	}
+	ASSERT_EQ(NULL, umh_handler_find("/sbin/request-key", UMH_CONF_INSTALLED));
+	ASSERT_EQ(NULL, umh_handler_find(umh_handlers[0].program, UMH_CONF_BUSYBOX));
+}
+
+/*
+ * umhcap.8's subsection of handlers: a .TP paragraph per program, with
+ * its package, version and trigger, then a line per row, in order.
+ */
+TEST(man_page_holds_the_handler_table)
+{
+	char *text, *s, *e, *line, got[8192] = "", want[8192] = "";
+	const struct umh_handler *h;
+	size_t i, n;
+
+	text = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, text);
+	s = strstr(text, HANDLERS_SS);
+	ASSERT_NE(NULL, s);
+	e = strstr(s + 1, "\n.PP\n");
+	ASSERT_NE(NULL, e);
+	*e = '\0';
+	s = strstr(s, "\n.TP\n");
+	ASSERT_NE(NULL, s);
+	s++;
+	/* Each line plain, .br and .TP as line breaks. */
+	while ((line = strsep(&s, "\n"))) {
+		n = strlen(got);
+		if (!strcmp(line, ".TP") || !strcmp(line, ".br"))
+			snprintf(got + n, sizeof(got) - n, "%s", n ? "\n" : "");
+		else
+			snprintf(got + n, sizeof(got) - n, "%s%s",
+				 n && got[n - 1] != '\n' ? " " : "",
+				 plain(!strncmp(line, ".B ", 3) ? line + 3 : line));
+	}
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		n = strlen(want);
+		if (!i || strcmp(h[-1].program, h->program))
+			n += snprintf(want + n, sizeof(want) - n,
+				      "%s%s (%s %s), for %s.",
+				      n ? "\n" : "", h->program, h->package,
+				      h->version, h->trigger);
+		if ((!i || strcmp(h[-1].program, h->program)) && h->note)
+			n += snprintf(want + n, sizeof(want) - n, "\nNote: %s.",
+				      h->note);
+		n += snprintf(want + n, sizeof(want) - n, "\n%s, as %s: ",
+			      umh_measured_conf_name(h->conf),
+			      h->user ? h->user : "root");
+		if (h->fails)
+			n += snprintf(want + n, sizeof(want) - n,
+				      "its job fails: %s", h->fails);
+		else
+			n += snprintf(want + n, sizeof(want) - n, "%s",
+				      names(h->caps));
+		if (h->reaches)
+			n += snprintf(want + n, sizeof(want) - n,
+				      "; beyond its trigger it reaches %s",
+				      h->reaches);
+		snprintf(want + n, sizeof(want) - n, ".");
+	}
+	EXPECT_STREQ(want, got);
 	free(text);
 }

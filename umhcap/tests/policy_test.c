@@ -96,6 +96,43 @@ TEST_F(umh, policy_prints_the_table)
 		"--root", "/tmp/umhcap-test.nonexistent", "policy", NULL }));
 }
 
+/* The handler table, after the notes: a line per program, then per row. */
+TEST_F(umh, policy_prints_the_handler_table)
+{
+	const struct umh_handler *h;
+	char want[1024];
+	const char *at;
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "policy"));
+	at = strstr(res.out, "\nhandlers, measured on their own");
+	ASSERT_NE(NULL, at);
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		if (!i || strcmp(h[-1].program, h->program)) {
+			snprintf(want, sizeof(want), "\n  request_key %s (%s %s), for %s\n",
+				 h->program, h->package, h->version, h->trigger);
+			at = strstr(at, want);
+			ASSERT_NE(NULL, at) TH_LOG("no line, in order: %s", want);
+			if (h->note) {
+				snprintf(want, sizeof(want), "\n    note: %s\n", h->note);
+				at = strstr(at, want);
+				ASSERT_NE(NULL, at) TH_LOG("no line, in order: %s", want);
+			}
+		}
+		snprintf(want, sizeof(want), "\n    %s, as %s: %s%s%s%s\n",
+			 umh_measured_conf_name(h->conf),
+			 h->user ? h->user : "root",
+			 h->fails ? "its job fails: " : "",
+			 h->fails ? h->fails : fmt(h->caps),
+			 h->reaches ? "; beyond its trigger it reaches " : "",
+			 h->reaches ? h->reaches : "");
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("no line, in order: %s", want);
+	}
+	ASSERT_NE(NULL, strstr(at, "\nnot measured: "));
+}
+
 TEST_F(umh, policy_usage)
 {
 	ASSERT_EQ(2, RUN(self->root, "policy", "extra"));
