@@ -111,14 +111,15 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "policy",
 		.run		= cmd_policy,
-		.takes		= 0,
-		.synopsis	= "",
+		.takes		= UMH_TAKES_JSON,
+		.synopsis	= "[--json]",
 		.summary	= "what each helper was measured to need",
 		.about		=
 "Print the table check holds the ceilings to: what each helper program\n"
 "was measured to need, in which configuration (Debian 12 as installed,\n"
-"busybox systems) and over how many runs.  It reads nothing from the\n"
-"machine.",
+"busybox systems) and over how many runs, then the handlers request-key\n"
+"runs, measured on their own.  With --json, the same as one object.  It\n"
+"reads nothing from the machine.",
 	},
 	{
 		.name		= "export",

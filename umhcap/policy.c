@@ -161,6 +161,74 @@ static void policy_unmeasured(void)
 	printf("; check holds such a purpose to what the kernel's record shows its helpers used\n");
 }
 
+/* ,"@key":"@s" or ,"@key":null */
+static void json_field(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	if (s)
+		umh_print_json_string(s);
+	else
+		fputs("null", stdout);
+}
+
+/*
+ * --json: the same table, its notes, the handler table and the purposes
+ * not measured, as one object.
+ */
+static void policy_json(void)
+{
+	const struct umh_purpose_info *u;
+	const struct umh_measured *m;
+	const struct umh_handler *h;
+	const char *sep = "";
+	size_t i;
+
+	printf("{\"version\":1,\"rows\":[");
+	for (i = 0; i < umh_measured_nr; i++) {
+		m = &umh_measured[i];
+		printf("%s\n  {\"purpose\":", i ? "," : "");
+		umh_print_json_string(umh_purpose_name(m->purpose));
+		json_field("configuration", umh_measured_conf_name(m->conf));
+		json_field("program", m->program);
+		json_field("package", m->package);
+		json_field("version", m->version);
+		printf(",\"runs\":%u", m->runs);
+		json_field("user", m->user);
+		umh_print_json_mask("caps", m->caps);
+		umh_print_json_mask("kept", m->kept);
+		json_field("note", m->note);
+		json_field("not_on_debian", m->not_on_debian);
+		json_field("reaches", m->reaches);
+		putchar('}');
+	}
+	printf("\n],\"handlers\":[");
+	for (i = 0; i < umh_handlers_nr; i++) {
+		h = &umh_handlers[i];
+		printf("%s\n  {\"purpose\":", i ? "," : "");
+		umh_print_json_string(umh_purpose_name(h->purpose));
+		json_field("configuration", umh_measured_conf_name(h->conf));
+		json_field("program", h->program);
+		json_field("package", h->package);
+		json_field("version", h->version);
+		json_field("trigger", h->trigger);
+		json_field("user", h->user);
+		umh_print_json_mask("caps", h->caps);
+		json_field("fails", h->fails);
+		json_field("note", h->note);
+		json_field("reaches", h->reaches);
+		putchar('}');
+	}
+	printf("\n],\"unmeasured\":[");
+	umh_for_each_purpose(u) {
+		if (umh_measured_for(u->id))
+			continue;
+		fputs(sep, stdout);
+		umh_print_json_string(u->name);
+		sep = ",";
+	}
+	printf("]}\n");
+}
+
 int cmd_policy(const struct umh_args *a)
 {
 	const char *installed = umh_measured_conf_name(UMH_CONF_INSTALLED);
@@ -168,7 +236,10 @@ int cmd_policy(const struct umh_args *a)
 	struct policy_widths w;
 	size_t i;
 
-	(void)a;
+	if (a->json) {
+		policy_json();
+		return UMH_EXIT_OK;
+	}
 	policy_widths(&w);
 	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w.purpose, "purpose",
 	       w.program, "program", w.package, POLICY_PKG_HEAD, w.conf,

@@ -45,8 +45,8 @@ TEST(json_checker)
 
 TEST_F(umh, json_only_where_supported)
 {
-	ASSERT_EQ(2, RUN(self->root, "--json", "policy"));
-	ASSERT_STREQ("umhcap: --json is not supported by policy; only show, learn, check and refusals print JSON\n",
+	ASSERT_EQ(2, RUN(self->root, "--json", "drop", "-p", "modprobe", "cap_chown"));
+	ASSERT_STREQ("umhcap: --json is not supported by drop; only show, learn, check, policy and refusals print JSON\n",
 		     res.err);
 	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
@@ -79,7 +79,7 @@ TEST_F(umh, help_and_version)
 	ASSERT_HAS(res.out, "usage: umhcap");
 	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline");
 	ASSERT_HAS(res.out, "learn --apply [-n] [--include-idle]");
-	ASSERT_HAS(res.out, "\n  policy  ");
+	ASSERT_HAS(res.out, "\n  policy [--json]  ");
 	ASSERT_EQ(0, RUN(self->root, "--version"));
 	ASSERT_HAS(res.out, "umhcap 0.");
 }
@@ -128,7 +128,7 @@ TEST_F(umh, errors_start_with_umhcap)
 		{ "user", "-p", "coredump", "no-such-user-here" },
 		{ "learn", "-n" },
 		{ "export" },
-		{ "policy", "--json" },
+		{ "save", "--json" },
 		{ "trace", "--count", "0" },
 		{ "show", "--json=x" },
 	};
@@ -439,7 +439,7 @@ TEST_F(umh, help_lists_every_command)
 		ASSERT_HAS(help, want);
 	}
 	ASSERT_HAS(help, "\n  -x, --hex       also print hex masks (show, learn, trace)\n");
-	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check, refusals)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check, policy, refusals)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
 	ASSERT_HAS(help, "umhcap COMMAND --help");

@@ -133,11 +133,56 @@ TEST_F(umh, policy_prints_the_handler_table)
 	ASSERT_NE(NULL, strstr(at, "\nnot measured: "));
 }
 
+/* --json: every row and handler row, in order, and what was not measured. */
+TEST_F(umh, policy_json)
+{
+	char want[1024];
+	const char *at;
+	size_t i;
+
+	ASSERT_EQ(0, RUN(self->root, "--json", "policy"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"rows\":[\n",
+			     strlen("{\"version\":1,\"rows\":[\n")));
+	ASSERT_EQ(umh_measured_nr + umh_handlers_nr,
+		  (size_t)count_of(res.out, "{\"purpose\":"));
+	at = res.out;
+	for (i = 0; i < umh_measured_nr; i++) {
+		const struct umh_measured *m = &umh_measured[i];
+
+		snprintf(want, sizeof(want),
+			 "{\"purpose\":\"%s\",\"configuration\":\"%s\",\"program\":\"%s\",\"package\":\"%s\",\"version\":\"%s\",\"runs\":%u,",
+			 kernel_purposes[m->purpose],
+			 umh_measured_conf_name(m->conf), m->program,
+			 m->package, m->version, m->runs);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("no row, in order: %s", want);
+		snprintf(want, sizeof(want), "\"caps\":\"%#llx\"",
+			 (unsigned long long)m->caps);
+		if (!m->caps)
+			snprintf(want, sizeof(want), "\"caps\":\"0x0\"");
+		ASSERT_NE(NULL, strstr(at, want));
+	}
+	at = strstr(at, "\n],\"handlers\":[");
+	ASSERT_NE(NULL, at);
+	for (i = 0; i < umh_handlers_nr; i++) {
+		const struct umh_handler *h = &umh_handlers[i];
+
+		snprintf(want, sizeof(want),
+			 "{\"purpose\":\"request_key\",\"configuration\":\"%s\",\"program\":\"%s\",",
+			 umh_measured_conf_name(h->conf), h->program);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("no handler, in order: %s", want);
+		ASSERT_EQ(0, strncmp(strstr(at, "\"fails\":"),
+				     h->fails ? "\"fails\":\"" : "\"fails\":null", 9));
+	}
+	ASSERT_HAS(at, "\n],\"unmeasured\":[\"initrd\",\"other\"]}\n");
+}
+
 TEST_F(umh, policy_usage)
 {
 	ASSERT_EQ(2, RUN(self->root, "policy", "extra"));
 	ASSERT_HAS(res.err, "usage: umhcap policy");
 	ASSERT_STREQ("", res.out);
-	ASSERT_EQ(2, RUN(self->root, "--json", "policy"));
-	ASSERT_HAS(res.err, "--json is not supported by policy");
 }
