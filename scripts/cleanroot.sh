@@ -2,8 +2,9 @@
 # The README's promise, proved: on a minimal Debian 12 root with nothing
 # but make and git (the two commands a reader needs before 'make'), a
 # clean clone of this checkout runs 'make deps', 'make run', 'make tool'
-# and 'make package'.  A package the harness needs and 'make deps'
-# forgets fails here, named by 'make deps' itself.
+# and 'make package', then the package's autopkgtest.  A package the
+# harness needs and 'make deps' forgets fails here, named by 'make deps'
+# itself.
 #
 #   cleanroot.sh OUTDIR
 #
@@ -77,10 +78,14 @@ make tool
 ./umhcap/umhcap --help >/dev/null
 echo "== make package"
 make package
+# The package's own tests (umhcap/debian/tests), as Debian's CI runs
+# them, of the package installed in this throwaway root.
+echo "== autopkgtest"
+autopkgtest "$(ls /root/.cache/umhcap/pkg/umhcap_*_amd64.deb)" umhcap/ -- null
 echo "== done"
 EOF
 
-step "in the root: make deps, make run, make tool, make package (log: $out/root.log)"
+step "in the root: make deps, make run, make tool, make package, autopkgtest (log: $out/root.log)"
 s=$(date +%s)
 rc=0
 unshare --mount --propagation private sh -c '

@@ -61,6 +61,7 @@ dpkg-buildpackage			dpkg-dev
 dh					debhelper
 lintian					lintian
 blhc					blhc
+autopkgtest				autopkgtest
 readelf					binutils
 '
 
@@ -80,7 +81,8 @@ PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev openssl libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
 git rsync kmod python3-ply python3-git python3-docutils mmdebstrap e2fsprogs util-linux coreutils mawk
-systemd libkeyutils1 apt dpkg dpkg-dev build-essential debhelper lintian blhc"
+systemd libkeyutils1 apt dpkg dpkg-dev build-essential debhelper lintian blhc
+autopkgtest"
 
 missing_pkgs() {
 	for p in $PKGS; do

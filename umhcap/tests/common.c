@@ -988,3 +988,28 @@ const char *learned_params(const char *root,
 		 res.out);
 	return buf;
 }
+
+/* Root, with the capabilities NEEDS_ROOT() names in its effective set. */
+bool root_with_caps(void)
+{
+	static const cap_value_t need[] = {
+		CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_SETGID, CAP_SETUID,
+		CAP_SETPCAP, CAP_SYS_MODULE,
+	};
+	cap_flag_value_t v;
+	cap_t caps;
+	bool ok;
+	size_t i;
+
+	if (geteuid())
+		return false;
+	caps = cap_get_proc();
+	if (!caps)
+		return false;
+	ok = true;
+	for (i = 0; i < ARRAY_SIZE(need); i++)
+		ok &= !cap_get_flag(caps, need[i], CAP_EFFECTIVE, &v) &&
+		      v == CAP_SET;
+	cap_free(caps);
+	return ok;
+}

@@ -155,6 +155,17 @@ FIXTURE(umh) {
 void refused(struct __test_metadata *_metadata, const char *root,
 	     const char *const *argv, const char *err, bool at_start);
 bool json_valid(const char *s);
+bool root_with_caps(void);
+
+/*
+ * A test that makes files of other owners, or that takes capabilities
+ * away from root: root with the capabilities it uses, or SKIP (a
+ * package build need not run as root).
+ */
+#define NEEDS_ROOT() do {						\
+	if (!root_with_caps())						\
+		SKIP(return, "needs root with cap_chown, cap_dac_override, cap_setgid, cap_setuid, cap_setpcap and cap_sys_module");\
+} while (0)
 
 #define ASSERT_JSON(out) do {						\
 	size_t _n = strlen(out);					\

@@ -388,6 +388,7 @@ TEST_F(umh, drop_unpatched)
 /* A bound, as drop writes it: what narrowing needs. */
 TEST_F(umh, drop_eperm_explained)
 {
+	NEEDS_ROOT();
 	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/modprobe/bset", 1));
 	drop_caps = B(CAP_SETPCAP);
 	ASSERT_EQ(2, RUN(self->root, "drop", "-p", "modprobe", "cap_chown"));

@@ -629,6 +629,8 @@ TEST_F(umh, learn_refuses_bad_saved_files)
 	const char *good;
 	size_t i;
 
+	NEEDS_ROOT();
+
 	learn_scene(self->root);
 	snprintf(rel, sizeof(rel), BOOTS "/" BOOT_A);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {

@@ -301,6 +301,8 @@ TEST_F(umh, user_eperm_explained)
 	char want[PATH_MAX + 256];
 	struct who w;
 
+	NEEDS_ROOT();
+
 	WHO(w);
 	ASSERT_EQ(0, setenv("UMHCAP_FAKE_EPERM", "/coredump/uid", 1));
 	drop_caps = B(CAP_SETUID);
@@ -458,6 +460,8 @@ TEST_F(umh, user_opens_coredump_socket)
 	char want[2 * PATH_MAX], conf[512];
 	struct who w;
 
+	NEEDS_ROOT();
+
 	WHO(w);
 	if (!alone_in(w.gid, w.user))
 		SKIP(return, "%s's group %s has other users here", w.user,
@@ -527,6 +531,8 @@ TEST_F(umh, user_coredump_socket_not_to_a_shared_group)
 {
 	char spec[160];
 	struct who w;
+
+	NEEDS_ROOT();
 
 	WHO(w);
 	if (alone_in(w.other_gid, w.user))
