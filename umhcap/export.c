@@ -14,6 +14,8 @@
  * bounds.c says which bounds are open and what is given for them, for
  * both formats and for boot.
  *
+ * With --json, both formats' text, and each purpose's bounds and ids.
+ *
  * With -o FILE, the sysctl.conf lines go to FILE, under --root, after a
  * comment that says what wrote them, when and from what, as boot's
  * files: a shell's "> FILE" empties FILE before export has read a bound,
@@ -93,6 +95,73 @@ static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 	return ret;
 }
 
+/* The text @print writes for @st, as one string; the caller frees it. */
+static char *export_text(const struct umh_state *st,
+			 void (*print)(FILE *f, const struct umh_state *st))
+{
+	char *text;
+	size_t len;
+	FILE *f = umh_xmemstream(&text, &len);
+
+	print(f, st);
+	umh_xmemclose(f);
+	return text;
+}
+
+static void export_cmdline(FILE *f, const struct umh_state *st)
+{
+	if (umh_cmdline_print(f, st))
+		putc('\n', f);
+}
+
+/*
+ * --json: each purpose the formats give, as they leave out one whose
+ * bounds are open and whose helpers run as root: its bounds as given and
+ * its ids (null: root), then the text of both formats, and the note the command line
+ * format would print, or null.
+ */
+static void export_json(const struct umh_state *st, bool learned)
+{
+	const struct umh_purpose_info *u;
+	const char *why = umh_cmdline_no_bounds(st), *sep = "";
+	char *text;
+
+	printf("{\"version\":1,\"learned\":%s,\"purposes\":[",
+	       learned ? "true" : "false");
+	umh_for_each(u) {
+		if (!umh_exported(st, u->id) ||
+		    (umh_bound_open(&st->b[u->id]) && umh_is_root(&st->id[u->id])))
+			continue;
+		printf("%s\n  {\"purpose\":", sep);
+		umh_print_json_string(u->name);
+		printf(",\"open\":%s", umh_bound_open(&st->b[u->id]) ?
+		       "true" : "false");
+		umh_print_json_mask("bset", umh_bound_given(st->b[u->id].bset));
+		umh_print_json_mask("inheritable",
+				    umh_bound_given(st->b[u->id].inh));
+		if (umh_is_root(&st->id[u->id]))
+			printf(",\"uid\":null,\"gid\":null}");
+		else
+			printf(",\"uid\":%u,\"gid\":%u}", st->id[u->id].uid,
+			       st->id[u->id].gid);
+		sep = ",";
+	}
+	fputs("\n],\"sysctl\":", stdout);
+	text = export_text(st, export_sysctl_all);
+	umh_print_json_string(text);
+	free(text);
+	fputs(",\"cmdline\":", stdout);
+	text = export_text(st, export_cmdline);
+	umh_print_json_string(text);
+	free(text);
+	fputs(",\"note\":", stdout);
+	if (why)
+		umh_print_json_string(why);
+	else
+		fputs("null", stdout);
+	printf("}\n");
+}
+
 int cmd_export(const struct umh_args *a)
 {
 	struct umh_merge m = {
@@ -104,7 +173,9 @@ int cmd_export(const struct umh_args *a)
 	const char *why;
 	int ret;
 
-	if (a->sysctl == a->cmdline)
+	if (a->json && (a->sysctl || a->cmdline || a->output))
+		return umh_usage_error(a->cmd, "--json prints both formats: give it without --sysctl, --cmdline and -o");
+	if (!a->json && a->sysctl == a->cmdline)
 		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
 	if (a->include_idle && !a->learned)
 		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
@@ -138,6 +209,10 @@ int cmd_export(const struct umh_args *a)
 		ret = export_to_file(a, &st, from);
 		free(from);
 		return ret;
+	}
+	if (a->json) {
+		export_json(&st, a->learned);
+		return UMH_EXIT_OK;
 	}
 	if (a->sysctl) {
 		export_sysctl_all(stdout, &st);

@@ -127,8 +127,9 @@ static const struct umh_cmd cmds[] = {
 		.takes		= UMH_TAKES_LEARNED | UMH_TAKES_IDLE |
 				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT | UMH_TAKES_OUTPUT |
-				  UMH_TAKES_DRY_RUN | UMH_TAKES_ALLOW,
-		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline\n"
+				  UMH_TAKES_DRY_RUN | UMH_TAKES_ALLOW |
+				  UMH_TAKES_JSON,
+		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline|--json\n"
 				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
@@ -142,7 +143,8 @@ static const struct umh_cmd cmds[] = {
 "stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
 "comment that says what wrote them, when and from what: written whole to\n"
 "a new file, then renamed over FILE, so that on any error FILE is left\n"
-"as it was.",
+"as it was.  With --json, one object: each purpose given, its bounds and\n"
+"ids, and the text of both formats.",
 	},
 	{
 		.name		= "trace",

@@ -54,7 +54,7 @@ TEST(completion_of_options)
 	ASSERT_STREQ("--remove ", complete("umhcap boot --re"));
 	ASSERT_STREQ("--dry-run ", complete("umhcap drop --d"));
 	ASSERT_STREQ("", complete("umhcap show --dry"));
-	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --learned --output --state-dir --sysctl --this-boot -h -n -o ",
+	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --json --learned --output --state-dir --sysctl --this-boot -h -n -o ",
 		     complete("umhcap export --sysctl -o /tmp/x -"));
 	ASSERT_EQ(0, count_of(complete("umhcap learn -"), "--remove"));
 }

@@ -164,7 +164,8 @@ TEST_F(umh, export_open_bounds)
 			    "stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
 			    "comment that says what wrote them, when and from what: written whole to\n"
 			    "a new file, then renamed over FILE, so that on any error FILE is left\n"
-			    "as it was.\n");
+			    "as it was.  With --json, one object: each purpose given, its bounds and\n"
+			    "ids, and the text of both formats.\n");
 }
 
 TEST_F(umh, export_learned_sysctl)
@@ -465,4 +466,69 @@ TEST_F(umh, export_to_file_refuses_bad_use)
 	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-o"));
 	conf_state(self->root, after, sizeof(after));
 	ASSERT_STREQ(before, after);
+}
+
+/*
+ * --json: each purpose given, with its bounds as given and its ids, and
+ * the text of both formats, byte for byte what --sysctl and --cmdline
+ * print; alone, as --sysctl, --cmdline and -o print one format each.
+ */
+TEST_F(umh, export_json)
+{
+	char *sysctl, *cmdline;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	set_ident(self->root, "coredump", 998, 997);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl"));
+	sysctl = strdup(res.out);
+	ASSERT_EQ(0, RUN(self->root, "export", "--cmdline"));
+	cmdline = strdup(res.out);
+	ASSERT_EQ(0, RUN(self->root, "--json", "export"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"learned\":false,\"purposes\":[\n",
+			     strlen("{\"version\":1,\"learned\":false,\"purposes\":[\n")));
+	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"open\":false,\"bset\":\"0x10000\",\"bset_caps\":[\"cap_sys_module\"],\"inheritable\":\"0x0\",\"inheritable_caps\":[],\"uid\":null,\"gid\":null}");
+	ASSERT_HAS(res.out, "{\"purpose\":\"coredump\",\"open\":true,");
+	ASSERT_HAS(res.out, "\"uid\":998,\"gid\":997}");
+	/* Purposes left open, with root's ids, are left out. */
+	ASSERT_LACKS(res.out, "\"purpose\":\"uevent\"");
+	ASSERT_HAS(res.out, "\"sysctl\":\"kernel.usermodehelper.modprobe.bset = 65536\\u00090\\u000a");
+	ASSERT_EQ(1, count_of(res.out, "\"cmdline\":\""));
+	ASSERT_HAS(res.out, ",\"note\":null}\n");
+	/* Both formats' text, escaped as JSON: the same lines. */
+	for (char *line = strtok(sysctl, "\n"); line; line = strtok(NULL, "\n")) {
+		char esc[512], *o = esc;
+
+		for (const char *c = line; *c && o < esc + sizeof(esc) - 7; c++) {
+			if (*c == '\t') {
+				memcpy(o, "\\u0009", 6);
+				o += 6;
+			} else {
+				*o++ = *c;
+			}
+		}
+		*o = '\0';
+		ASSERT_HAS(res.out, esc);
+	}
+	cmdline[strcspn(cmdline, "\n")] = '\0';
+	ASSERT_HAS(res.out, cmdline);
+	free(sysctl);
+	free(cmdline);
+	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
+	ASSERT_HAS(res.err, "--json prints both formats");
+	ASSERT_STREQ("", res.out);
+	/* The learned bounds, as --learned --sysctl gives them. */
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--sysctl"));
+	sysctl = strdup(res.out);
+	ASSERT_EQ(0, RUN(self->root, "--json", "export", "--learned"));
+	ASSERT_JSON(res.out);
+	ASSERT_HAS(res.out, "{\"version\":1,\"learned\":true,");
+	ASSERT_HAS(res.out, "\"purpose\":\"modprobe\",\"open\":false,");
+	ASSERT_NE(NULL, strchr(sysctl, '\n'));
+	*strchr(sysctl, '\n') = '\0';
+	*strchr(sysctl, '\t') = '\0';
+	ASSERT_HAS(res.out, sysctl);
+	free(sysctl);
 }

@@ -46,7 +46,7 @@ TEST(json_checker)
 TEST_F(umh, json_only_where_supported)
 {
 	ASSERT_EQ(2, RUN(self->root, "--json", "drop", "-p", "modprobe", "cap_chown"));
-	ASSERT_STREQ("umhcap: --json is not supported by drop; only show, learn, check, policy and refusals print JSON\n",
+	ASSERT_STREQ("umhcap: --json is not supported by drop; only show, learn, check, policy, export and refusals print JSON\n",
 		     res.err);
 	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
@@ -439,7 +439,7 @@ TEST_F(umh, help_lists_every_command)
 		ASSERT_HAS(help, want);
 	}
 	ASSERT_HAS(help, "\n  -x, --hex       also print hex masks (show, learn, trace)\n");
-	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check, policy, refusals)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check, policy, export, refusals)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
 	ASSERT_HAS(help, "umhcap COMMAND --help");
