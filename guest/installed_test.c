@@ -37,16 +37,19 @@
  *    the first helper; each job, then power through orderly_reboot().
  *    UMH_INSTALLED=table: the same with the measured table's sets, as an
  *    administrator would boot, and power through orderly_poweroff().
- *  - UMH_INSTALLED=keep1, then keep2: umhcap's package across two boots
- *    of one disk (scripts/keep.sh).  Boot 1 checks the package and its
- *    unit, does every job with open bounds but a user's crash, held back,
- *    and writes the learned bounds with "umhcap boot --grub"; the unit
- *    saves the record at shutdown.  Boot 2 has the bounds GRUB would add:
- *    umhcap learn merges boot 1's record, every helper is bounded from
- *    the first, the jobs are done, the one held back is refused, and
- *    journalctl -k and umhcap refusals show why; then "umhcap boot
- *    --remove -n" names the file boot 1 wrote, and "dpkg --purge umhcap"
- *    removes it.
+ *  - UMH_INSTALLED=keep1 to keep4: the administrator's loop across four
+ *    boots of one disk (scripts/keep.sh), each on the kernel dpkg
+ *    installed, each after the first from the boot menu the one before
+ *    made with Debian's grub-mkconfig.  Boot 1 checks the package and
+ *    its unit, does every job with open bounds but a user's crash, held
+ *    back, and writes the learned bounds with "umhcap boot --grub"; the
+ *    unit saves the record at shutdown.  Boot 2: umhcap learn merges
+ *    boot 1's record, every helper is bounded from the first, the jobs
+ *    are done, the one held back is refused, and journalctl -k and
+ *    umhcap refusals show why; "umhcap boot --grub --allow" gives that
+ *    capability back.  Boot 3: every job is done, and "umhcap boot
+ *    --remove" undoes boot.  Boot 4: the bounds are open, the jobs done,
+ *    and "dpkg --purge umhcap" removes what umhcap wrote.
  *  - UMH_INSTALLED=handlers: request-key's handlers of nfs-common and
  *    cifs-utils, each against its row of umhcap's handler table, with
  *    request-key as root, then as its own user (see handlers_boot()).
@@ -1337,15 +1340,18 @@ static void handlers_boot(void)
 	check_notes(NFSIDMAP);
 }
 
-/* ---- Install and keep: umhcap's package across two boots (keep.sh) */
+/* ---- Install and keep: the administrator's loop, four boots (keep.sh) */
 
 #define GRUB_CFG	"/etc/default/grub.d/umhcap.cfg"
+#define GRUB_MENU	"/boot/grub/grub.cfg"
 #define REFUSED		"umh: refused a capability its bounds withhold: "
 /*
  * The job boot 1 holds back: a user's crash needs cap_dac_read_search
  * (the measured table's row), which a root service's does not use.
  */
 #define HELD_BACK	1
+#define HELD_BACK_CAP	CAP_DAC_READ_SEARCH
+#define ALLOW		"coredump:cap_dac_read_search"
 
 /* @cmd's first line of output, without its newline; "" if none. */
 static void first_line(const char *cmd, char *out, size_t n)
@@ -1356,48 +1362,74 @@ static void first_line(const char *cmd, char *out, size_t n)
 }
 
 /*
- * Debian's own grub-mkconfig, run on this root, reads the file boot
- * --grub wrote: the bounds are on every normal entry, and on no recovery
- * entry ("single").  Its 10_linux lists the kernels in /boot: a file of
- * this kernel's name stands in for the image, which QEMU was given; and
- * 05_debian_theme wants /boot/grub, which grub-install would have made.
+ * The kernel this boot runs is the one dpkg installed: /boot/vmlinuz-<its
+ * release> belongs to the package linux-image-<release>, installed, and
+ * is the file QEMU booted (UMH_KERNEL_SHA256, which keep.sh computed).
  */
-static void keep1_grub(void)
+static void kernel_from_dpkg(void)
 {
-	char out[65536], path[128], *line, *save;
-	int normal = 0, recovery = 0, wrong = 0;
+	char cmd[256], owner[256], status[256], sum[128];
+	const char *want = param("UMH_KERNEL_SHA256");
 	struct utsname u;
-	FILE *f;
+	bool ok;
 
 	if (uname(&u))
 		ksft_exit_fail_msg("uname: %s\n", strerror(errno));
+	snprintf(cmd, sizeof(cmd), "dpkg -S /boot/vmlinuz-%s 2>&1", u.release);
+	first_line(cmd, owner, sizeof(owner));
+	snprintf(cmd, sizeof(cmd),
+		 "dpkg-query -W -f='${Status} ${Version}' linux-image-%s 2>&1",
+		 u.release);
+	first_line(cmd, status, sizeof(status));
+	snprintf(cmd, sizeof(cmd), "sha256sum /boot/vmlinuz-%s", u.release);
+	first_line(cmd, sum, sizeof(sum));
+	sum[strcspn(sum, " ")] = '\0';
+	ksft_print_msg("dpkg -S /boot/vmlinuz-%s: %s\n", u.release, owner);
+	ksft_print_msg("linux-image-%s: %s\n", u.release, status);
+	ok = !strncmp(owner, "linux-image-", 12) &&
+	     !strncmp(status, "install ok installed ", 21) &&
+	     want && !strcmp(sum, want);
+	ksft_test_result(ok, "the kernel booted is /boot/vmlinuz-%s, from the package linux-image-%s as dpkg installed it (sha256 %.12s, QEMU's %.12s)\n",
+			 u.release, u.release, sum, want ? want : "unknown");
+}
+
+/*
+ * Debian's own grub-mkconfig makes the boot menu, as update-grub does,
+ * from what umhcap wrote: with @bounded, the bounds are on every normal
+ * entry and on no recovery entry ("single"); without, on none.  Its
+ * 10_linux lists the kernels dpkg put in /boot; 05_debian_theme wants
+ * /boot/grub, which grub-install would have made.  keep.sh boots the
+ * menu's first entry next.
+ */
+static void grub_menu(bool bounded)
+{
+	char out[65536], *line, *save;
+	int normal = 0, recovery = 0, wrong = 0;
+
 	if (mkdir("/boot/grub", 0755) && errno != EEXIST)
 		ksft_exit_fail_msg("mkdir /boot/grub: %s\n", strerror(errno));
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
-	f = fopen(path, "wx");
-	if (f)
-		fclose(f);
-	if (capture("grub-mkconfig 2>/dev/null", out, sizeof(out))) {
-		show_output("grub-mkconfig 2>&1 >/dev/null; echo grub-mkconfig: exit $?");
+	if (system("grub-mkconfig -o " GRUB_MENU " >/dev/null 2>&1") ||
+	    read_text(GRUB_MENU, out, sizeof(out)) <= 0) {
+		show_output("grub-mkconfig -o " GRUB_MENU " 2>&1 >/dev/null; echo grub-mkconfig: exit $?");
 		out[0] = '\0';
 	}
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		bool rec, bounded;
+		bool rec, has;
 
 		line += strspn(line, " \t");
 		if (strncmp(line, "linux", 5) || !strchr(" \t", line[5]))
 			continue;
-		ksft_print_msg("grub-mkconfig: %s\n", line);
+		ksft_print_msg(GRUB_MENU ": %s\n", line);
 		rec = strstr(line, " single");
-		bounded = strstr(line, " usermodehelper.bset=");
+		has = strstr(line, " usermodehelper.");
 		recovery += rec;
 		normal += !rec;
-		wrong += rec == bounded;
+		wrong += rec ? has : has != bounded;
 	}
 	ksft_test_result(normal && recovery && !wrong,
-			 "grub-mkconfig: the bounds on each of %d normal entries, on none of %d recovery entries\n",
-			 normal, recovery);
+			 "grub-mkconfig -o " GRUB_MENU ": the bounds on %s of %d normal entries, on none of %d recovery entries\n",
+			 bounded ? "each" : "none", normal, recovery);
 }
 
 /* The exposure systemd-analyze security gives @unit, or -1. */
@@ -1445,16 +1477,18 @@ static void keep1_units(void)
 }
 
 /*
- * Boot 1: the package as dpkg -i left it, its unit running; every job
- * with open bounds but the one held back; the learned bounds written
- * where GRUB reads them.  The unit saves the record at shutdown.
+ * Boot 1: the kernel as dpkg installed it; the package as dpkg -i left
+ * it, its unit running; every job with open bounds but the one held back;
+ * the learned bounds written where GRUB reads them, and the menu made.
+ * The unit saves the record at shutdown.
  */
 static void keep1(void)
 {
 	char out[4096];
 	int rc;
 
-	ksft_set_plan(NR_JOBS - 1 + 7);
+	ksft_set_plan(NR_JOBS - 1 + 8);
+	kernel_from_dpkg();
 	first_line("dpkg-query -W -f='${Status} ${Version}' umhcap", out,
 		   sizeof(out));
 	ksft_test_result(!strncmp(out, "install ok installed ", 21),
@@ -1477,7 +1511,7 @@ static void keep1(void)
 	ksft_test_result(rc > 0 && strstr(out, "usermodehelper.bset="),
 			 "umhcap boot --grub wrote the learned bounds to " GRUB_CFG "\n");
 	show_output("cat " GRUB_CFG);
-	keep1_grub();
+	grub_menu(true);
 }
 
 /* The mask of purpose @name in the boot items @items, or CAPS_FULL. */
@@ -1531,45 +1565,46 @@ static void bounded_from_first(const char *items)
 			 checked);
 }
 
-/*
- * Boot 2, with what GRUB would add to the command line: the record of
- * boot 1 merged; the jobs boot 1 did still done; the one held back
- * refused; every helper bounded from the first; the refusal logged.
- */
-/*
- * The way back, and the package gone: boot --remove -n names the file
- * boot 1 wrote and leaves it; dpkg --purge removes it, and the records.
- */
-static void keep2_purge(void)
+/* The refusals of @purpose's capability @cap that journalctl -k shows */
+static int journal_refusals(const char *purpose, int cap)
 {
-	char out[8192];
-	struct stat st;
-	bool ok;
+	char out[65536], *line, *save, want[64];
+	int n = 0;
 
-	ok = !capture(UMHCAP " boot --remove -n", out, sizeof(out)) &&
-	     !strcmp(out, "-n, nothing removed: would remove " GRUB_CFG "\n") &&
-	     !stat(GRUB_CFG, &st);
-	if (!ok)
-		ksft_print_msg("umhcap boot --remove -n: %s\n", out);
-	ksft_test_result(ok, "umhcap boot --remove -n names " GRUB_CFG " and leaves it\n");
-	ok = !capture("dpkg --purge umhcap 2>&1", out, sizeof(out)) &&
-	     strstr(out, "umhcap: removed " GRUB_CFG "\n") &&
-	     stat(GRUB_CFG, &st) && errno == ENOENT &&
-	     stat("/var/lib/umhcap", &st) && errno == ENOENT;
-	ksft_print_msg("dpkg --purge umhcap: %s\n", out);
-	ksft_test_result(ok, "dpkg --purge umhcap removes " GRUB_CFG " and /var/lib/umhcap\n");
+	snprintf(want, sizeof(want), "purpose=%s ", purpose);
+	capture("journalctl -k -b -q --no-pager -o cat", out, sizeof(out));
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *r = strstr(line, REFUSED);
+		int c;
+
+		if (!r)
+			continue;
+		ksft_print_msg("journalctl -k: %s\n", r);
+		r = strstr(r, " cap=");
+		n += strstr(line, want) && r && sscanf(r, " cap=%d", &c) == 1 &&
+		     c == cap;
+	}
+	return n;
 }
 
+/*
+ * Boot 2, from the menu boot 1 made: the record of boot 1 merged; the
+ * jobs boot 1 did still done; the one held back refused; every helper
+ * bounded from the first; the refusal in the journal and in umhcap
+ * refusals.  Then the way back for that one capability: boot --grub
+ * --allow, and the menu made again.
+ */
 static void keep2(void)
 {
-	char out[65536], *line, *save, items[1024] = "";
+	char out[65536], *line, items[1024] = "";
 	const char *bset = param("usermodehelper.bset");
-	bool logged = false;
 	int saved;
 
 	if (bset)
 		snprintf(items, sizeof(items), "%s", bset);
-	ksft_set_plan(NR_JOBS + 6);
+	ksft_set_plan(NR_JOBS + 7);
+	kernel_from_dpkg();
 	show_output(UMHCAP " learn");
 	capture(UMHCAP " learn --json", out, sizeof(out));
 	line = strstr(out, "\"saved_boots\":");
@@ -1593,29 +1628,103 @@ static void keep2(void)
 	}
 	/* The plain boot started none: the jobs' helpers are the first. */
 	bounded_from_first(items);
-	capture("journalctl -k -b -q --no-pager -o cat", out, sizeof(out));
-	for (line = strtok_r(out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *r = strstr(line, REFUSED);
-		int cap;
-
-		if (!r)
-			continue;
-		ksft_print_msg("journalctl -k: %s\n", r);
-		r = strstr(r, " cap=");
-		if (strstr(line, "purpose=coredump ") && r &&
-		    sscanf(r, " cap=%d", &cap) == 1 &&
-		    cap == CAP_DAC_READ_SEARCH)
-			logged = true;
-	}
-	ksft_test_result(logged, "journalctl -k shows the core dump helper refused cap_dac_read_search\n");
+	ksft_test_result(journal_refusals("coredump", HELD_BACK_CAP) > 0,
+			 "journalctl -k shows the core dump helper refused cap_dac_read_search\n");
 	/* The same, counted by umhcap from the journal. */
 	capture(UMHCAP " refusals", out, sizeof(out));
 	ksft_print_msg("umhcap refusals:\n%s", out);
 	line = strstr(out, " (this boot):\n");
 	ksft_test_result(line && strstr(line, "\n  coredump       cap_dac_read_search "),
 			 "umhcap refusals counts this boot's refusal of cap_dac_read_search to coredump, from the journal\n");
-	keep2_purge();
+	/* Learn, with the one refused capability named: for the next boot. */
+	show_output(UMHCAP " boot --grub --allow " ALLOW " 2>&1; echo exit $?");
+	read_text(GRUB_CFG, out, sizeof(out));
+	line = strstr(out, " usermodehelper.bset=");
+	ksft_test_result(line && (item_mask(line + 21, "coredump") &
+				  (1ULL << HELD_BACK_CAP)),
+			 "umhcap boot --grub --allow " ALLOW " gives coredump cap_dac_read_search back for the next boot\n");
+	grub_menu(true);
+}
+
+/*
+ * Boot 3, from the menu boot 2 made: every job done, the one held back
+ * too, within bounds from the first; then boot --remove undoes boot, and
+ * the menu made again has no bounds.
+ */
+static void keep3(void)
+{
+	const char *bset = param("usermodehelper.bset");
+	char out[8192], items[1024] = "";
+	struct stat st;
+	bool ok;
+
+	if (bset)
+		snprintf(items, sizeof(items), "%s", bset);
+	ksft_set_plan(NR_JOBS + 6);
+	kernel_from_dpkg();
+	ksft_test_result(item_mask(items, "coredump") & (1ULL << HELD_BACK_CAP),
+			 "the command line gives coredump cap_dac_read_search: %s\n",
+			 items);
+	for (size_t i = 0; i < NR_JOBS; i++)
+		do_job(&jobs[i], "bounded to what boot 1 used and " ALLOW);
+	bounded_from_first(items);
+	ok = !capture(UMHCAP " boot --remove -n", out, sizeof(out)) &&
+	     !strcmp(out, "-n, nothing removed: would remove " GRUB_CFG "\n") &&
+	     !stat(GRUB_CFG, &st);
+	if (!ok)
+		ksft_print_msg("umhcap boot --remove -n: %s\n", out);
+	ksft_test_result(ok, "umhcap boot --remove -n names " GRUB_CFG " and leaves it\n");
+	show_output(UMHCAP " boot --remove 2>&1; echo exit $?");
+	ksft_test_result(stat(GRUB_CFG, &st) && errno == ENOENT,
+			 "umhcap boot --remove removes " GRUB_CFG "\n");
+	grub_menu(false);
+}
+
+/*
+ * Boot 4, from the menu boot 3 made: every purpose's bounds open, every
+ * job done; then the package purged takes what umhcap wrote with it: the
+ * boot loader's file (written again here) and the saved records.
+ */
+static void keep4(void)
+{
+	unsigned long long val = 0;
+	int open = 0, narrow = 0;
+	DIR *d = opendir(UMH_SYSCTL_DIR);
+	struct dirent *e;
+	char out[8192];
+	struct stat st;
+	bool ok;
+
+	ksft_set_plan(NR_JOBS + 3);
+	kernel_from_dpkg();
+	/* Each purpose the kernel has, and the global bound */
+	while (d && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if (read_bound(e->d_name, "bset", &val) ||
+		    (val & CAPS_FULL) != CAPS_FULL) {
+			ksft_print_msg("%s: bset %#llx\n", e->d_name, val);
+			narrow++;
+		} else {
+			open++;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (read_bound(NULL, "bset", &val) || (val & CAPS_FULL) != CAPS_FULL)
+		narrow++;
+	ksft_test_result(open && !narrow,
+			 "every purpose's bounds are open again (%d open, %d not)\n",
+			 open, narrow);
+	for (size_t i = 0; i < NR_JOBS; i++)
+		do_job(&jobs[i], "open bounds again");
+	show_output(UMHCAP " boot --grub 2>&1; echo exit $?");
+	ok = !capture("dpkg --purge umhcap 2>&1", out, sizeof(out)) &&
+	     strstr(out, "umhcap: removed " GRUB_CFG "\n") &&
+	     stat(GRUB_CFG, &st) && errno == ENOENT &&
+	     stat("/var/lib/umhcap", &st) && errno == ENOENT;
+	ksft_print_msg("dpkg --purge umhcap: %s\n", out);
+	ksft_test_result(ok, "dpkg --purge umhcap removes " GRUB_CFG " and /var/lib/umhcap\n");
 }
 
 int main(int argc, char **argv)
@@ -1673,6 +1782,10 @@ int main(int argc, char **argv)
 		keep1();
 	} else if (mode && !strcmp(mode, "keep2")) {
 		keep2();
+	} else if (mode && !strcmp(mode, "keep3")) {
+		keep3();
+	} else if (mode && !strcmp(mode, "keep4")) {
+		keep4();
 	} else if (mode && !strcmp(mode, "handlers")) {
 		handlers_boot();
 	} else {

@@ -125,28 +125,33 @@ clean-root: make-kernel
 	$(STEP) clean-root $(S)/cleanroot.sh $(R)/clean-root
 
 # ---- Debian 12 as installed (scripts/installed.sh, guest/installed_test.c):
-# systemd as PID 1 boots the 'installed' kernel of config/matrix from a
-# disk, and Debian's own helpers do their jobs, open, then learned; the
-# first boot names the others (the learned sets from boot, then each
-# capability taken away), each a step of its own.
+# the 'installed' kernel of config/matrix, packaged by bindeb-pkg and
+# installed with dpkg -i on a disk, boots from what dpkg put in /boot;
+# systemd as PID 1, and Debian's own helpers do their jobs, open, then
+# learned; the first boot names the others (the learned sets from boot,
+# then each capability taken away), each a step of its own.
 INSTALLED := $(shell $(S)/matrix.sh list installed)
 # $(call installed_boot,OUT): a boot of the disk, with the helpers traced
 # from the first, its results in $(R)/OUT; for a recipe's sh -c '...'.
-installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/bzImage.installed)" \
+installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/vmlinuz.installed)" \
 	$(B)/installed/disk.ext4 $(R)/$(1) \
 	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
 ifneq ($(INSTALLED),)
-STEPS += debian-root kernel-installed installed-disk boot-installed \
-	boot-installed-more boot-installed-ident boot-installed-ident-more \
-	boot-installed-keep boot-installed-handlers
+STEPS += debian-root kernel-installed kernel-installed-deb installed-disk \
+	boot-installed boot-installed-more boot-installed-ident \
+	boot-installed-ident-more boot-installed-keep boot-installed-handlers
 debian-root:
 	$(STEP) --needed debian-root $(S)/installed.sh root
 kernel-installed: make-kernel
 	$(STEP) --needed --out $(R)/bzImage.installed kernel-installed \
 		$(S)/matrix.sh kernel installed
-installed-disk: make-guest kernel-installed debian-root umhcap-deb
-	$(STEP) --needed installed-disk $(S)/installed.sh image $(B)/installed \
-		"$$(cat $(R)/umhcap-deb.path)"
+kernel-installed-deb: kernel-installed
+	$(STEP) --needed --out $(R)/kernel-deb.installed kernel-installed-deb \
+		$(S)/installed.sh deb $(B)/installed
+installed-disk: make-guest kernel-installed-deb debian-root umhcap-deb
+	$(STEP) --needed --out $(R)/vmlinuz.installed installed-disk \
+		$(S)/installed.sh image $(B)/installed \
+		"$$(cat $(R)/umhcap-deb.path)" "$$(cat $(R)/kernel-deb.installed)"
 boot-installed: installed-disk
 	$(STEP) boot-installed sh -c '$(call installed_boot,installed) && \
 		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed/tests.log \
@@ -166,7 +171,7 @@ boot-installed-ident-more: boot-installed-ident
 # saved in the first, the learned bounds from the boot loader's file in
 # the second (scripts/keep.sh).
 boot-installed-keep: installed-disk
-	$(STEP) boot-installed-keep $(S)/keep.sh "$$(cat $(R)/bzImage.installed)" \
+	$(STEP) boot-installed-keep $(S)/keep.sh "$$(cat $(R)/vmlinuz.installed)" \
 		$(B)/installed/disk.ext4 $(R)
 # request_key's handlers of nfs-common and cifs-utils against the handler
 # table, request-key as root, then as its own user, in one boot.

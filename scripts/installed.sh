@@ -3,9 +3,15 @@
 # line (guest/installed_test.c runs in it):
 #
 #   installed.sh root          the root file system, made with mmdebstrap
-#   installed.sh image DIR DEB DIR/disk.ext4: the root, the modules of the
-#                              kernel built in DIR, the tests, and umhcap
-#                              installed from its package DEB with dpkg -i
+#   installed.sh deb DIR       the Debian package of the kernel built in
+#                              DIR/obj, made by the kernel's bindeb-pkg
+#                              beside it; prints its path
+#   installed.sh image DIR DEB KDEB
+#                              DIR/disk.ext4: the root, the kernel package
+#                              KDEB and umhcap's package DEB installed with
+#                              dpkg -i, and the tests; prints the path of
+#                              the kernel dpkg put in /boot, read back from
+#                              the disk
 #
 # The root is a Debian 12 system with systemd as PID 1, udev, kmod,
 # systemd-coredump and keyutils, as Debian's packages install and
@@ -71,26 +77,82 @@ make_root() {
 	echo "$inputs" >"$ROOTDIR/stamp"
 }
 
-# DIR: DIR/disk.ext4 for the kernel whose objects are DIR/obj, with the
-# guest programs of the test kernel ($UMHCAP_BUILD/patched/tests).
+# The options without which the kernel of DIR/obj needs an initramfs to
+# mount this disk: the disk's driver and file system, built in.
+ROOT_BUILT_IN="CONFIG_PCI CONFIG_VIRTIO_PCI CONFIG_VIRTIO_BLK CONFIG_EXT4_FS"
+
+# DIR REL: the path of DIR's linux-image-REL package, or nothing.
+image_package() {
+	for f in "$1/linux-image-$2"_*.deb; do
+		[ -f "$f" ] && echo "$f" && break
+	done
+	return 0
+}
+
+# DIR: the kernel of DIR/obj as a Debian package, made by the kernel's own
+# bindeb-pkg in that object directory (what the kernel build made is
+# reused), without the headers and debug packages.  The package goes
+# beside the objects, in DIR, and is kept while the kernel is.
+make_deb() {
+	dir=$1
+	obj=$dir/obj
+	src=$UMHCAP_BUILD/patched/src
+	[ -f "$dir/stamp" ] || die "no kernel built in $obj; run 'matrix.sh kernel installed'"
+	command -v dpkg-buildpackage >/dev/null || die "dpkg-buildpackage missing; run 'make deps'"
+	rel=$(cat "$obj/include/config/kernel.release")
+	inputs=$(cat "$dir/stamp" "$TOP/scripts/installed.sh" | sha256sum | cut -d' ' -f1)
+	pkg=$(image_package "$dir" "$rel")
+	if [ -f "$dir/deb.stamp" ] && [ "$(cat "$dir/deb.stamp")" = "$inputs" ] &&
+	   [ -n "$pkg" ]; then
+		step "the package $pkg is up to date with the kernel"
+		echo "$pkg"
+		return 0
+	fi
+	rm -f "$dir/deb.stamp" "$dir"/*.deb "$dir"/*.buildinfo "$dir"/*.changes
+	s=$(date +%s)
+	step "bindeb-pkg: linux-image-$rel (log: $dir/deb.log)"
+	# shellcheck disable=SC2086
+	(export DEB_BUILD_PROFILES="pkg.linux-upstream.nokernelheaders pkg.linux-upstream.nokerneldbg"
+	 kernel_make "$src" "$obj" ARCH=x86_64 $JFLAG KDEB_PKGVERSION="$rel-1" \
+		INSTALL_MOD_STRIP=1 DEPMOD=/usr/sbin/depmod bindeb-pkg) \
+		>"$dir/deb.log" 2>&1 ||
+		{ tail -n 20 "$dir/deb.log" >&2; die "bindeb-pkg failed; see $dir/deb.log"; }
+	pkg=$(image_package "$dir" "$rel")
+	[ -n "$pkg" ] || die "bindeb-pkg made no linux-image-$rel package; see $dir/deb.log"
+	step "$(basename "$pkg") made in $(($(date +%s) - s)) s: $(du -h "$pkg" | cut -f1)"
+	echo "$inputs" >"$dir/deb.stamp"
+	echo "$pkg"
+}
+
+# DIR DEB KDEB: DIR/disk.ext4 with the kernel package KDEB and umhcap's
+# package DEB, and the guest programs of the test kernel
+# ($UMHCAP_BUILD/patched/tests).
 make_image() {
-	dir=$1 deb=$2
+	dir=$1 deb=$2 kdeb=$3
 	obj=$dir/obj
 	tests=$UMHCAP_BUILD/patched/tests
 	img=$dir/disk.ext4
 	[ -f "$ROOTDIR/stamp" ] || die "no Debian root; run 'installed.sh root'"
-	[ -d "$obj/modroot/lib/modules" ] || die "no modules in $obj; build the kernel first"
+	[ -f "$kdeb" ] || die "no kernel package at $kdeb; run 'installed.sh deb $dir'"
 	[ -x "$tests/guest/installed_test" ] || die "no $tests/guest/installed_test; run 'make guest'"
 	[ -f "$deb" ] || die "no umhcap package at $deb; run 'make package'"
 	lint=$(dirname "$deb")/lintian.txt
 	command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing; run 'make deps'"
+	command -v debugfs >/dev/null || die "debugfs missing; run 'make deps'"
+	# This disk has no initramfs-tools: the kernel mounts it itself.
+	for opt in $ROOT_BUILT_IN; do
+		grep -qx "$opt=y" "$obj/.config" ||
+			die "$opt is not built in: the kernel of $obj would need an initramfs for this disk"
+	done
+	rel=$(dpkg-deb -f "$kdeb" Package | sed 's/^linux-image-//')
 	inputs=$( {
-		cat "$ROOTDIR/stamp" "$dir/stamp" "$TOP/scripts/installed.sh"
-		cat "$tests/guest/installed_test" "$deb" "$TOP"/guest/installed/*
+		cat "$ROOTDIR/stamp" "$TOP/scripts/installed.sh"
+		cat "$tests/guest/installed_test" "$deb" "$kdeb" "$TOP"/guest/installed/*
 	} | sha256sum | cut -d' ' -f1)
 	if [ -f "$dir/disk.stamp" ] && [ "$(cat "$dir/disk.stamp")" = "$inputs" ] &&
-	   [ -f "$img" ]; then
+	   [ -f "$img" ] && [ -f "$dir/vmlinuz" ]; then
 		step "the disk $img is up to date"
+		echo "$dir/vmlinuz"
 		return 0
 	fi
 	rm -f "$dir/disk.stamp" "$img"
@@ -98,9 +160,16 @@ make_image() {
 	stage=$dir/disk.root
 	rm -rf "$stage"
 	cp -a "$ROOT" "$stage"
-	# The kernel's modules, as modules_install compressed them.
-	cp -a "$obj/modroot/lib/modules" "$stage/usr/lib/"
-	rm -f "$stage"/usr/lib/modules/*/build "$stage"/usr/lib/modules/*/source
+	# The kernel, as an administrator installs a kernel package: its
+	# image in /boot, its modules under /usr/lib/modules, and the hooks
+	# of /etc/kernel/postinst.d run (this root has none).
+	cp "$kdeb" "$stage/tmp/linux-image.deb"
+	chroot "$stage" dpkg -i /tmp/linux-image.deb >"$dir/dpkg-kernel.log" 2>&1 ||
+		{ cat "$dir/dpkg-kernel.log" >&2; die "dpkg -i of $kdeb failed in $stage"; }
+	rm -f "$stage/tmp/linux-image.deb"
+	[ -f "$stage/boot/vmlinuz-$rel" ] ||
+		die "dpkg -i $(basename "$kdeb") put no /boot/vmlinuz-$rel"
+	step "dpkg -i $(basename "$kdeb"): $(tail -n 1 "$dir/dpkg-kernel.log")"
 	# An installed machine: its identity, its disk, no first boot.
 	echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
 	echo umhcap-installed >"$stage/etc/hostname"
@@ -136,12 +205,19 @@ make_image() {
 	mkfs.ext4 -q -F -L umhcap -d "$stage" "$img" 2G >/dev/null ||
 		die "mkfs.ext4 -d $stage failed"
 	rm -rf "$stage"
+	# The boots' kernel is the file dpkg put in /boot, read from the disk.
+	rm -f "$dir/vmlinuz"
+	debugfs -R "dump /boot/vmlinuz-$rel $dir/vmlinuz" "$img" 2>/dev/null
+	[ -s "$dir/vmlinuz" ] || die "no /boot/vmlinuz-$rel on $img"
 	echo "$inputs" >"$dir/disk.stamp"
-	step "disk $img made in $(($(date +%s) - s)) s"
+	step "disk $img made in $(($(date +%s) - s)) s; its kernel: /boot/vmlinuz-$rel"
+	echo "$dir/vmlinuz"
 }
 
+usage="usage: installed.sh root | deb DIR | image DIR DEB KDEB"
 case ${1:-} in
-root) [ $# -eq 1 ] || die "usage: installed.sh root"; lock_build; make_root ;;
-image) [ $# -eq 3 ] || die "usage: installed.sh image DIR DEB"; lock_build; make_image "$2" "$3" ;;
-*) die "usage: installed.sh root | image DIR DEB" ;;
+root) [ $# -eq 1 ] || die "$usage"; lock_build; make_root ;;
+deb) [ $# -eq 2 ] || die "$usage"; lock_build; make_deb "$2" ;;
+image) [ $# -eq 4 ] || die "$usage"; lock_build; make_image "$2" "$3" "$4" ;;
+*) die "$usage" ;;
 esac

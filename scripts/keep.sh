@@ -1,48 +1,63 @@
 #!/bin/sh
-# Install and keep: umhcap's package on Debian 12 as installed, across two
-# boots of one disk, as an administrator would use it.
+# Install and keep: umhcap's package on Debian 12 as installed, through
+# the administrator's whole loop, across four boots of one disk.
 #
-#   keep.sh BZIMAGE DISK RESULTS
+#   keep.sh KERNEL DISK RESULTS
 #
-# DISK (scripts/installed.sh) has umhcap installed with dpkg -i, and its
-# umhcap-save.service enabled.  It is copied to keep.ext4 beside it,
-# which both boots write to, in turn:
+# DISK (scripts/installed.sh) has the kernel package and umhcap's package
+# installed with dpkg -i, and umhcap-save.service enabled; KERNEL is the
+# file dpkg put in its /boot.  DISK is copied to keep.ext4 beside it,
+# which every boot writes to, in turn:
 #
-#  1. RESULTS/installed-keep1: the helpers do their jobs with open bounds
-#     but one, held back; 'umhcap boot --grub' writes the learned bounds
-#     to /etc/default/grub.d/umhcap.cfg; umhcap-save.service saves the
-#     boot's record under /var/lib/umhcap at shutdown.
+#  1. RESULTS/installed-keep1, from KERNEL (the disk has no boot menu
+#     yet): the helpers do their jobs with open bounds but one, held
+#     back; 'umhcap boot --grub' writes the learned bounds to
+#     /etc/default/grub.d/umhcap.cfg, and Debian's grub-mkconfig makes
+#     /boot/grub/grub.cfg, as update-grub does; umhcap-save.service saves
+#     the boot's record under /var/lib/umhcap at shutdown.
 #  2. The file is read from the disk (debugfs) and checked to be nothing
 #     but additions to GRUB_CMDLINE_LINUX_DEFAULT (which Debian's
-#     10_linux leaves off the recovery entries), then sourced as
-#     update-grub sources it: what it adds is boot 2's command line.
-#  3. RESULTS/installed-keep2: every helper bounded from the first, the
-#     learned record merged with boot 1's, the jobs done, the one held
-#     back refused, and the refusal in 'journalctl -k'.
+#     10_linux leaves off the recovery entries).
+#  3. Each boot after the first is the default entry of the grub.cfg the
+#     boot before it made: the kernel it names, read from the disk, with
+#     its command line.
+#     RESULTS/installed-keep2: every helper bounded from the first, the
+#     one held back refused, and counted by 'umhcap refusals'; 'umhcap
+#     boot --grub --allow' gives that one capability back.
+#     RESULTS/installed-keep3: the job held back is done; 'umhcap boot
+#     --remove' undoes boot.
+#     RESULTS/installed-keep4: the bounds are open again; 'dpkg --purge
+#     umhcap' removes what umhcap wrote.
 #
-# The guest judges each boot (guest/installed_test.c, UMH_INSTALLED=keep1
-# and keep2); this script fails if the file is missing or malformed, or
-# boot 1 saved no record.
+# The guest judges each boot (guest/installed_test.c, UMH_INSTALLED=keepN);
+# this script fails if a file is missing or malformed, boot 1 saved no
+# record, or a boot menu's default entry is not what the boot before it
+# wrote.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 3 ] || die "usage: keep.sh BZIMAGE DISK RESULTS"
+[ $# -eq 3 ] || die "usage: keep.sh KERNEL DISK RESULTS"
 kernel=$1 disk=$2 results=$3
 CFG=/etc/default/grub.d/umhcap.cfg
+MENU=/boot/grub/grub.cfg
 BOOTS=/var/lib/umhcap/boots
 command -v debugfs >/dev/null || die "debugfs missing; run 'make deps'"
 [ -f "$disk" ] || die "no disk at $disk; run 'installed.sh image'"
+[ -f "$kernel" ] || die "no kernel at $kernel; run 'installed.sh image'"
 
 copy=$(dirname "$disk")/keep.ext4
 rm -f "$copy"
 cp --sparse=always "$disk" "$copy"
-# $1: the boot's name; the rest, its kernel parameters.
+# $1: the boot's name; $2: its kernel; the rest, its kernel parameters.
+# The guest checks that the kernel it runs is the file dpkg put in /boot:
+# UMH_KERNEL_SHA256 is the one QEMU boots.
 boot() {
-	name=$1
-	shift
-	BOOT_WRITE=1 "$TOP/scripts/boot.sh" --disk "$kernel" "$copy" \
+	name=$1 image=$2
+	shift 2
+	BOOT_WRITE=1 "$TOP/scripts/boot.sh" --disk "$image" "$copy" \
 		"$results/$name" trace_event=umh:umh_exec,umh:umh_capable \
-		UMH_REAL_WAIT=30 "$@"
+		UMH_REAL_WAIT=30 "$@" \
+		UMH_KERNEL_SHA256="$(sha256sum "$image" | cut -d' ' -f1)"
 }
 
 # $1: a path on the copy; its contents on stdout ("" if absent).
@@ -50,7 +65,28 @@ disk_cat() {
 	debugfs -R "cat $1" "$copy" 2>/dev/null
 }
 
-boot installed-keep1 UMH_INSTALLED=keep1
+# $1: the boot that made the menu.  Sets $image, the kernel of the menu's
+# default entry (the first), read from the disk into RESULTS/$1, and
+# $params, that entry's command line.
+menu_entry() {
+	made=$1
+	disk_cat "$MENU" >"$results/$made/grub.cfg"
+	[ -s "$results/$made/grub.cfg" ] || die "boot $made left no $MENU on the disk"
+	line=$(awk '$1 == "linux" { print; exit }' "$results/$made/grub.cfg")
+	[ -n "$line" ] || die "$MENU of boot $made has no linux line"
+	# shellcheck disable=SC2086
+	set -- $line
+	path=$2
+	shift 2
+	params=$*
+	image=$results/$made/$(basename "$path")
+	rm -f "$image"
+	debugfs -R "dump $path $image" "$copy" 2>/dev/null
+	[ -s "$image" ] || die "the default entry of boot $made's $MENU names $path, which the disk lacks"
+	step "boot $made's $MENU: its default entry boots $path with: $params"
+}
+
+boot installed-keep1 "$kernel" UMH_INSTALLED=keep1
 cfg=$results/installed-keep1/umhcap.cfg
 disk_cat "$CFG" >"$cfg"
 [ -s "$cfg" ] || die "boot 1 left no $CFG on the disk"
@@ -68,9 +104,33 @@ bad=$(grep -Ev '^(#.*)?$' "$cfg" |
 	grep -Ev '^GRUB_CMDLINE_LINUX_DEFAULT="\$GRUB_CMDLINE_LINUX_DEFAULT( usermodehelper\.[a-z_]+=[A-Za-z0-9_:,]+)+"$' || true)
 [ -z "$bad" ] || die "$CFG holds more than bounds: $bad"
 # shellcheck disable=SC2016
-params=$(env -i sh -c 'GRUB_CMDLINE_LINUX_DEFAULT=; . "$1"; echo $GRUB_CMDLINE_LINUX_DEFAULT' sh "$cfg")
-[ -n "$params" ] || die "$CFG adds nothing to the command line"
-step "boot 2's bounds, as update-grub reads them: $params"
+want=$(env -i sh -c 'GRUB_CMDLINE_LINUX_DEFAULT=; . "$1"; echo $GRUB_CMDLINE_LINUX_DEFAULT' sh "$cfg")
+[ -n "$want" ] || die "$CFG adds nothing to the command line"
 
+# Boot 2 is what update-grub made of that file: its bounds, each item.
+menu_entry installed-keep1
+for item in $want; do
+	case " $params " in
+	*" $item "*) ;;
+	*) die "the default entry of boot 1's $MENU lacks $item, which $CFG adds" ;;
+	esac
+done
 # shellcheck disable=SC2086
-boot installed-keep2 $params UMH_INSTALLED=keep2
+boot installed-keep2 "$image" $params UMH_INSTALLED=keep2
+
+# Boot 3: the menu boot 2 made, with the one capability given back.
+menu_entry installed-keep2
+case " $params " in
+*" usermodehelper.bset="*) ;;
+*) die "the default entry of boot 2's $MENU has no bounds" ;;
+esac
+# shellcheck disable=SC2086
+boot installed-keep3 "$image" $params UMH_INSTALLED=keep3
+
+# Boot 4: the menu boot 3 made after 'umhcap boot --remove': no bounds.
+menu_entry installed-keep3
+case " $params " in
+*" usermodehelper."*) die "the default entry of boot 3's $MENU still has bounds: $params" ;;
+esac
+# shellcheck disable=SC2086
+boot installed-keep4 "$image" $params UMH_INSTALLED=keep4
