@@ -154,11 +154,7 @@ static void export_json(const struct umh_state *st, bool learned)
 	text = export_text(st, export_cmdline);
 	umh_print_json_string(text);
 	free(text);
-	fputs(",\"note\":", stdout);
-	if (why)
-		umh_print_json_string(why);
-	else
-		fputs("null", stdout);
+	umh_print_json_field("note", why);
 	printf("}\n");
 }
 

@@ -161,16 +161,6 @@ static void policy_unmeasured(void)
 	printf("; check holds such a purpose to what the kernel's record shows its helpers used\n");
 }
 
-/* ,"@key":"@s" or ,"@key":null */
-static void json_field(const char *key, const char *s)
-{
-	printf(",\"%s\":", key);
-	if (s)
-		umh_print_json_string(s);
-	else
-		fputs("null", stdout);
-}
-
 /*
  * --json: the same table, its notes, the handler table and the purposes
  * not measured, as one object.
@@ -188,17 +178,18 @@ static void policy_json(void)
 		m = &umh_measured[i];
 		printf("%s\n  {\"purpose\":", i ? "," : "");
 		umh_print_json_string(umh_purpose_name(m->purpose));
-		json_field("configuration", umh_measured_conf_name(m->conf));
-		json_field("program", m->program);
-		json_field("package", m->package);
-		json_field("version", m->version);
+		umh_print_json_field("configuration",
+				     umh_measured_conf_name(m->conf));
+		umh_print_json_field("program", m->program);
+		umh_print_json_field("package", m->package);
+		umh_print_json_field("version", m->version);
 		printf(",\"runs\":%u", m->runs);
-		json_field("user", m->user);
+		umh_print_json_field("user", m->user);
 		umh_print_json_mask("caps", m->caps);
 		umh_print_json_mask("kept", m->kept);
-		json_field("note", m->note);
-		json_field("not_on_debian", m->not_on_debian);
-		json_field("reaches", m->reaches);
+		umh_print_json_field("note", m->note);
+		umh_print_json_field("not_on_debian", m->not_on_debian);
+		umh_print_json_field("reaches", m->reaches);
 		putchar('}');
 	}
 	printf("\n],\"handlers\":[");
@@ -206,16 +197,17 @@ static void policy_json(void)
 		h = &umh_handlers[i];
 		printf("%s\n  {\"purpose\":", i ? "," : "");
 		umh_print_json_string(umh_purpose_name(h->purpose));
-		json_field("configuration", umh_measured_conf_name(h->conf));
-		json_field("program", h->program);
-		json_field("package", h->package);
-		json_field("version", h->version);
-		json_field("trigger", h->trigger);
-		json_field("user", h->user);
+		umh_print_json_field("configuration",
+				     umh_measured_conf_name(h->conf));
+		umh_print_json_field("program", h->program);
+		umh_print_json_field("package", h->package);
+		umh_print_json_field("version", h->version);
+		umh_print_json_field("trigger", h->trigger);
+		umh_print_json_field("user", h->user);
 		umh_print_json_mask("caps", h->caps);
-		json_field("fails", h->fails);
-		json_field("note", h->note);
-		json_field("reaches", h->reaches);
+		umh_print_json_field("fails", h->fails);
+		umh_print_json_field("note", h->note);
+		umh_print_json_field("reaches", h->reaches);
 		putchar('}');
 	}
 	printf("\n],\"unmeasured\":[");

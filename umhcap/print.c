@@ -84,6 +84,16 @@ void umh_print_json_string(const char *s)
 	putchar('"');
 }
 
+/* ,"@key":"@s", or ,"@key":null for a NULL @s */
+void umh_print_json_field(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	if (s)
+		umh_print_json_string(s);
+	else
+		fputs("null", stdout);
+}
+
 /*
  * The first @n bytes of @s, for a line of text: each byte outside
  * printable ASCII, and " and \, as a C escape (\x1b, \", \\), so that

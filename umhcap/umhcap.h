@@ -366,6 +366,7 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
 void umh_print_json_string(const char *s);
+void umh_print_json_field(const char *key, const char *s);
 char *umh_escape(const char *s, size_t n);
 char *umh_id_format(bool gid, uint32_t id);
 char *umh_ident_format(const struct umh_ident *id);
