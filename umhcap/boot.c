@@ -28,6 +28,9 @@
  * --remove undoes it: umhcap.cfg removed, and every usermodehelper.* item
  * taken out of /etc/kernel/cmdline, all else kept byte for byte; with
  * --grub or --kernel-install, only that one.
+ *
+ * With --json, one object once the file is written or removed (or, with
+ * -n, would be): which file, and what it holds; none after an error.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -44,6 +47,53 @@
 #define KI_CMDLINE	"/etc/kernel/cmdline"
 #define KI_USR_CMDLINE	"/usr/lib/kernel/cmdline"
 #define CMDLINE_MAX	(1 << 16)
+
+/* What to do next, after writing or removing either file. */
+#define GRUB_NEXT	"run update-grub, then reboot"
+#define KI_NEXT		"run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot"
+#define NEXT_BOUNDS	": the bounds hold from the first helper of that boot"
+#define NEXT_OPEN	": helpers start with open bounds from that boot"
+
+/* A file boot wrote or removed (or would have), for --json. */
+struct boot_done {
+	const char *loader;	/* "grub" or "kernel-install" */
+	const char *file;
+	const char *contents;	/* what it holds now; NULL: removed */
+	int replaced;		/* usermodehelper.* items taken out; -1: none */
+	const char *made_from;	/* the file it was made from, or NULL */
+	const char *next;
+};
+
+/* "loader":..,"file":..,.. of @d, the members of an object */
+static void done_json(const struct boot_done *d)
+{
+	fputs("\"loader\":", stdout);
+	umh_print_json_string(d->loader);
+	umh_print_json_field("file", d->file);
+	umh_print_json_field("contents", d->contents);
+	if (d->replaced >= 0)
+		printf(",\"items_replaced\":%d", d->replaced);
+	else
+		printf(",\"items_replaced\":null");
+	umh_print_json_field("made_from", d->made_from);
+	umh_print_json_field("next", d->next);
+}
+
+/*
+ * --json, after writing: {"version":1,"dry_run":..,"action":"write",
+ * "parameters":..,"learned_from":..,"loader":..,"file":..,..}
+ */
+static void write_json(const struct umh_args *a, const char *params,
+		       const char *from, const struct boot_done *d)
+{
+	printf("{\"version\":1,\"dry_run\":%s,\"action\":\"write\"",
+	       a->dry_run ? "true" : "false");
+	umh_print_json_field("parameters", params);
+	umh_print_json_field("learned_from", from);
+	putchar(',');
+	done_json(d);
+	printf("}\n");
+}
 
 /*
  * Every character the parameters are made of: none has a meaning to sh
@@ -238,6 +288,8 @@ static int write_or_show(const struct umh_args *a, const char *path,
 	char *under;
 
 	if (a->dry_run) {
+		if (a->json)
+			return 0;
 		under = umh_under_root();
 		printf("%s-n, nothing written: would write the above to %s%s\n",
 		       text, path, under);
@@ -263,10 +315,14 @@ static int boot_grub(const struct umh_args *a, const char *params,
 		ret = UMH_EXIT_ERROR;
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
+	else if (a->json)
+		write_json(a, params, from, &(struct boot_done){
+			.loader = "grub", .file = path, .contents = text,
+			.replaced = -1, .next = GRUB_NEXT NEXT_BOUNDS });
 	else if (!a->dry_run) {
 		under = umh_under_root();
 		printf("wrote %s%s, with the bounds learned from %s:\n  %s\n"
-		       "next: run update-grub, then reboot: the bounds hold from the first helper of that boot\n",
+		       "next: " GRUB_NEXT NEXT_BOUNDS "\n",
 		       path, under, from, params);
 		free(under);
 	}
@@ -297,10 +353,16 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 		ret = UMH_EXIT_ERROR;
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
+	else if (a->json)
+		write_json(a, params, from, &(struct boot_done){
+			.loader = "kernel-install", .file = path,
+			.contents = text, .replaced = replaced,
+			.made_from = exists ? NULL : source,
+			.next = KI_NEXT NEXT_BOUNDS });
 	else if (!a->dry_run) {
 		under = umh_under_root();
 		printf("wrote %s%s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n"
-		       "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: the bounds hold from the first helper of that boot\n",
+		       "next: " KI_NEXT NEXT_BOUNDS "\n",
 		       path, under, made ? made : "", replaced,
 		       replaced == 1 ? "" : "s", from, params);
 		free(under);
@@ -339,14 +401,14 @@ static int remove_grub(const struct umh_args *a, const char *under)
 
 	if (a->dry_run) {
 		ret = !lstat(path, &st);
-		if (ret)
+		if (ret && !a->json)
 			printf("-n, nothing removed: would remove %s%s\n",
 			       path, under);
 	} else {
 		ret = umh_remove(path);
-		if (ret > 0)
+		if (ret > 0 && !a->json)
 			printf("removed %s%s\n"
-			       "next: run update-grub, then reboot: helpers start with open bounds from that boot\n",
+			       "next: " GRUB_NEXT NEXT_OPEN "\n",
 			       path, under);
 	}
 	free(path);
@@ -355,15 +417,17 @@ static int remove_grub(const struct umh_args *a, const char *under)
 
 /*
  * /etc/kernel/cmdline without its usermodehelper.* items: 1, 0 if it has
- * none or is not there, or -1 after an error.
+ * none or is not there, or -1 after an error.  *@text: what it holds
+ * then, for --json; the caller frees it.
  */
-static int remove_kernel_install(const struct umh_args *a, const char *under)
+static int remove_kernel_install(const struct umh_args *a, const char *under,
+				 int *replaced, char **text)
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
-	char *line, *text = NULL;
+	char *line;
 	struct stat st;
 	size_t len;
-	int replaced = 0, ret = 0, err;
+	int ret = 0, err;
 
 	err = umh_read_all(path, CMDLINE_MAX, &line, &len);
 	if (err == -ENOENT) {
@@ -384,40 +448,75 @@ static int remove_kernel_install(const struct umh_args *a, const char *under)
 		free(path);
 		return -1;
 	}
-	text = edit_cmdline(line, false, "", &replaced);
-	if (replaced && write_or_show(a, path, text, &st))
+	*text = edit_cmdline(line, false, "", replaced);
+	if (*replaced && write_or_show(a, path, *text, &st))
 		ret = -1;
-	else if (replaced && !a->dry_run)
+	else if (*replaced && !a->dry_run && !a->json)
 		printf("took %d usermodehelper.* item%s out of %s%s\n"
-		       "next: run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot: helpers start with open bounds from that boot\n",
-		       replaced, replaced == 1 ? "" : "s", path, under);
-	if (replaced && !ret)
+		       "next: " KI_NEXT NEXT_OPEN "\n",
+		       *replaced, *replaced == 1 ? "" : "s", path, under);
+	if (*replaced && !ret)
 		ret = 1;
-	free(text);
 	free(line);
 	free(path);
 	return ret;
 }
 
+/*
+ * --json, after removing: {"version":1,"dry_run":..,"action":"remove",
+ * "removed":[{"loader":..,"file":..,..}]}, each file changed.
+ */
+static void remove_json(const struct umh_args *a, bool grub, int replaced,
+			const char *ki_text)
+{
+	char *grub_path = umh_xasprintf("%s" GRUB_CFG, a->root);
+	char *ki_path = umh_xasprintf("%s" KI_CMDLINE, a->root);
+
+	printf("{\"version\":1,\"dry_run\":%s,\"action\":\"remove\",\"removed\":[",
+	       a->dry_run ? "true" : "false");
+	if (grub) {
+		fputs("\n  {", stdout);
+		done_json(&(struct boot_done){
+			.loader = "grub", .file = grub_path, .replaced = -1,
+			.next = GRUB_NEXT NEXT_OPEN });
+		putchar('}');
+	}
+	if (replaced) {
+		printf("%s\n  {", grub ? "," : "");
+		done_json(&(struct boot_done){
+			.loader = "kernel-install", .file = ki_path,
+			.contents = ki_text,
+			.replaced = replaced, .next = KI_NEXT NEXT_OPEN });
+		putchar('}');
+	}
+	printf("%s]}\n", grub || replaced ? "\n" : "");
+	free(ki_path);
+	free(grub_path);
+}
+
 /* boot --remove: each file boot writes, or the one named, undone. */
 static int boot_remove(const struct umh_args *a)
 {
-	char *under = umh_under_root();
-	int grub = 0, ki = 0;
+	char *under = umh_under_root(), *ki_text = NULL;
+	int grub = 0, ki = 0, replaced = 0;
 
 	if (!a->kernel_install)
 		grub = remove_grub(a, under);
 	if (!a->grub && grub >= 0)
-		ki = remove_kernel_install(a, under);
+		ki = remove_kernel_install(a, under, &replaced, &ki_text);
 	if (grub < 0 || ki < 0) {
+		free(ki_text);
 		free(under);
 		return UMH_EXIT_ERROR;
 	}
-	if (!grub && !ki)
+	if (a->json)
+		remove_json(a, grub > 0, ki > 0 ? replaced : 0, ki_text);
+	else if (!grub && !ki)
 		printf("nothing to remove%s: %s\n", under,
 		       a->grub ? "no " GRUB_CFG :
 		       a->kernel_install ? "no usermodehelper.* item in " KI_CMDLINE :
 		       "no " GRUB_CFG ", and no usermodehelper.* item in " KI_CMDLINE);
+	free(ki_text);
 	free(under);
 	return UMH_EXIT_OK;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * drop and keep: narrow the bset and inheritable bound of each purpose
- * named (or of the global bound), then read both back to verify.
+ * named (or of the global bound), then read both back to verify.  With
+ * --json, one object once every bound is written: each purpose's bounds
+ * before and after; none after an error.
  */
 #include <stdlib.h>
 
@@ -49,12 +51,15 @@ static int set_file(const struct umh_args *a, int p, const char *file,
 
 	if (umh_path(path, sizeof(path), a->root, p, file))
 		return -1;
+	/* -n says only what it would write: JSON says that at the end. */
+	if (a->json && a->dry_run)
+		return 0;
 	ret = umh_narrow(path, mask, a->dry_run);
 	if (ret != -1 && !a->dry_run)
 		*wrote = true;
 	if (ret)
 		return -1;
-	if (a->dry_run)
+	if (a->dry_run || a->json)
 		return 0;
 	names = caps_format(mask);
 	under = umh_under_root();
@@ -62,6 +67,33 @@ static int set_file(const struct umh_args *a, int p, const char *file,
 	free(names);
 	free(under);
 	return 0;
+}
+
+/*
+ * --json: {"version":1,"command":..,"dry_run":..,"bounds":[{"purpose":..,
+ * "bset_before":..,"inheritable_before":..,"bset_after":..,
+ * "inheritable_after":..}]}, each mask as show --json gives it.
+ */
+static void set_json(const struct umh_args *a, const struct umh_state *st,
+		     const struct umh_bound nb[UMH_NR])
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+
+	printf("{\"version\":1,\"command\":\"%s\",\"dry_run\":%s,\"bounds\":[",
+	       a->cmd->name, a->dry_run ? "true" : "false");
+	umh_for_each(u) {
+		if (!a->sel[u->id])
+			continue;
+		printf("%s\n  {\"purpose\":\"%s\"", sep, u->name);
+		umh_print_json_mask("bset_before", st->b[u->id].bset);
+		umh_print_json_mask("inheritable_before", st->b[u->id].inh);
+		umh_print_json_mask("bset_after", nb[u->id].bset);
+		umh_print_json_mask("inheritable_after", nb[u->id].inh);
+		putchar('}');
+		sep = ",";
+	}
+	printf("\n]}\n");
 }
 
 /*
@@ -105,6 +137,8 @@ static int set(const struct umh_args *a, bool keep)
 			      &wrote[u->id])))
 			return umh_write_failed(a->cmd->name, "narrowed",
 						wrote, u);
+	if (a->json)
+		set_json(a, &st, nb);
 	return UMH_EXIT_OK;
 }
 

@@ -13,8 +13,9 @@
 #include "umhcap.h"
 
 /* drop and keep take the same. */
-#define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | UMH_TAKES_CAPS)
-#define SET_SYNOPSIS	"-p PURPOSE[,PURPOSE...] [-n] CAP..."
+#define SET_TAKES	(UMH_TAKES_PURPOSE | UMH_TAKES_DRY_RUN | \
+			 UMH_TAKES_CAPS | UMH_TAKES_JSON)
+#define SET_SYNOPSIS	"-p PURPOSE[,PURPOSE...] [-n] [--json] CAP..."
 
 /* In the order umhcap --help lists them; the first is the default. */
 static const struct umh_cmd cmds[] = {
@@ -41,7 +42,8 @@ static const struct umh_cmd cmds[] = {
 "Clear the capabilities named from the bset and the inheritable bound of\n"
 "each purpose named with -p, or of the global bound with -p all, then\n"
 "read both back to verify.  drop all narrows them to nothing.  Every\n"
-"argument is checked, and every bound read, before anything is written.",
+"argument is checked, and every bound read, before anything is written.\n"
+"With --json, one object: each bound's masks before and after.",
 	},
 	{
 		.name		= "keep",
@@ -55,21 +57,24 @@ static const struct umh_cmd cmds[] = {
 "named, then read both back to verify.  Each must still be in the bset: a bound is only ever\n"
 "narrowed; keep all leaves a bound as it is, keep none narrows it to\n"
 "nothing.  Every argument is checked, and every bound read, before\n"
-"anything is written.",
+"anything is written.  With --json, one object: each bound's masks\n"
+"before and after.",
 	},
 	{
 		.name		= "user",
 		.run		= cmd_user,
 		.takes		= UMH_TAKES_PURPOSE_LIST | UMH_TAKES_DRY_RUN |
-				  UMH_TAKES_IDENT,
-		.synopsis	= "-p PURPOSE[,PURPOSE...] [-n] USER[:GROUP]",
+				  UMH_TAKES_IDENT | UMH_TAKES_JSON,
+		.synopsis	= "-p PURPOSE[,PURPOSE...] [-n] [--json] USER[:GROUP]",
 		.summary	= "run the helpers of purposes as a user",
 		.about		=
 "Run the helpers of each purpose named as USER and GROUP, with no\n"
 "supplementary group and, as ambient capabilities, what both bounds of\n"
 "the purpose leave; root runs them as root again, which needs every\n"
 "capability.  The gid is written first, then the uid; back to root, the\n"
-"uid first.  Each is read back to verify.",
+"uid first.  Each is read back to verify.  With --json, one object: each\n"
+"purpose's ids before and after, and what was done to the core dump\n"
+"socket.",
 	},
 	{
 		.name		= "learn",
@@ -149,14 +154,16 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "trace",
 		.run		= cmd_trace,
-		.takes		= UMH_TAKES_COUNT | UMH_TAKES_HEX,
-		.synopsis	= "[-x] [--count N]",
+		.takes		= UMH_TAKES_COUNT | UMH_TAKES_HEX |
+				  UMH_TAKES_JSON,
+		.synopsis	= "[-x] [--json] [--count N]",
 		.summary	= "print helper starts and refused checks",
 		.about		=
 "Print one line per usermode helper start, and one per capability check\n"
 "a helper, or a process it started, is refused, from the trace events of\n"
 "a tracefs instance of its own, named at random, made afresh and checked\n"
-"before each print; until N events, SIGINT, SIGTERM or SIGHUP.",
+"before each print; until N events, SIGINT, SIGTERM or SIGHUP.  With\n"
+"--json, one JSON object per line and event (JSON Lines).",
 	},
 	{
 		.name		= "refusals",
@@ -176,25 +183,28 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "save",
 		.run		= cmd_save,
-		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_STATE_DIR,
-		.synopsis	= "[-n] [--state-dir DIR]",
+		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_STATE_DIR |
+				  UMH_TAKES_JSON,
+		.synopsis	= "[-n] [--json] [--state-dir DIR]",
 		.summary	= "keep this boot's record for later boots",
 		.about		=
 "Save the kernel's record of this boot, which is lost at reboot: per\n"
 "purpose, how many helpers started and what they used, to\n"
 "DIR/boots/BOOT_ID (DIR: " UMH_STATE_DIR "), in place of what an earlier\n"
 "save of the same boot wrote, for later boots to learn from.  Meant for\n"
-"a unit to run at shutdown.",
+"a unit to run at shutdown.  With --json, one object: the file, the boot,\n"
+"the helpers started and the text.",
 	},
 	{
 		.name		= "boot",
 		.run		= cmd_boot,
 		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_LOADER |
 				  UMH_TAKES_IDLE | UMH_TAKES_STATE_DIR |
-				  UMH_TAKES_THIS_BOOT | UMH_TAKES_ALLOW,
-		.synopsis	= "[-n] [--grub|--kernel-install] [--include-idle] "
+				  UMH_TAKES_THIS_BOOT | UMH_TAKES_ALLOW |
+				  UMH_TAKES_JSON,
+		.synopsis	= "[-n] [--json] [--grub|--kernel-install] [--include-idle] "
 				  "[--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]\n"
-				  "--remove [-n] [--grub|--kernel-install]",
+				  "--remove [-n] [--json] [--grub|--kernel-install]",
 		.summary	= "put the learned bounds on the next boot's command line",
 		.about		=
 "Write what export --learned --cmdline prints, learned from this boot and\n"
@@ -208,7 +218,8 @@ static const struct umh_cmd cmds[] = {
 "named to what a purpose learned, for the next boot: the way back for a\n"
 "bound too narrow, one capability at a time; a refusal is never added\n"
 "by itself.  --remove undoes it: umhcap.cfg removed, and the\n"
-"usermodehelper.* items taken out of /etc/kernel/cmdline.",
+"usermodehelper.* items taken out of /etc/kernel/cmdline.  With --json,\n"
+"one object: the file written or removed, and what it holds.",
 	},
 };
 
@@ -216,7 +227,7 @@ static const struct umh_cmd cmds[] = {
 
 /*
  * The names of the commands that take @what, "a, b and c" with @last
- * " and ".
+ * " and "; "every command" when each does.
  */
 static const char *names_taking(unsigned int what, const char *last,
 				char *buf, size_t len)
@@ -225,6 +236,8 @@ static const char *names_taking(unsigned int what, const char *last,
 
 	for (i = 0; i < NR_CMDS; i++)
 		count += !!(cmds[i].takes & what);
+	if (count == NR_CMDS)
+		return "every command";
 	buf[0] = '\0';
 	for (i = 0; i < NR_CMDS && n < len; i++) {
 		if (!(cmds[i].takes & what))

@@ -6,7 +6,9 @@
  * at shutdown, while /var is mounted; run again in the same boot, it
  * replaces the file with the record, which has only grown.  The file is
  * written whole or not at all: nothing is written before the record, the
- * boot id and the directory are there.
+ * boot id and the directory are there.  With --json, one object once it
+ * is written (or, with -n, would be): the file, the boot, how many
+ * helpers of each purpose started, and the text; none after an error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,28 @@ static char *started(const struct umh_record *rec)
 	return s;
 }
 
+/*
+ * --json: {"version":1,"dry_run":..,"boot_id":..,"file":..,
+ * "started":{"all":N,"modprobe":N,..},"contents":..}
+ */
+static void save_json(const struct umh_args *a, const char *id,
+		      const char *path, const struct umh_record *rec,
+		      const char *text)
+{
+	const struct umh_purpose_info *u;
+
+	printf("{\"version\":1,\"dry_run\":%s", a->dry_run ? "true" : "false");
+	umh_print_json_field("boot_id", id);
+	umh_print_json_field("file", path);
+	printf(",\"started\":{");
+	umh_for_each(u)
+		printf("%s\"%s\":%llu", u == umh_purposes ? "" : ",", u->name,
+		       rec->started[u->id]);
+	putchar('}');
+	umh_print_json_field("contents", text);
+	printf("}\n");
+}
+
 int cmd_save(const struct umh_args *a)
 {
 	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what, *under;
@@ -57,13 +81,17 @@ int cmd_save(const struct umh_args *a)
 	what = started(&rec);
 	under = umh_under_root();
 	ret = UMH_EXIT_OK;
-	if (a->dry_run) {
+	if (a->dry_run && a->json) {
+		save_json(a, id, path, &rec, text);
+	} else if (a->dry_run) {
 		printf("%s-n, nothing written: would save boot %s's record (%s) to %s%s\n",
 		       text, id, what, path, under);
 	} else if (umh_mkdirs(a->root, rel) ||
 		   umh_replace(path, text, strlen(text), 0644, -1, -1)) {
 		umh_nothing_written("save");
 		ret = UMH_EXIT_ERROR;
+	} else if (a->json) {
+		save_json(a, id, path, &rec, text);
 	} else {
 		printf("saved boot %s's record (%s) to %s%s\n", id, what,
 		       path, under);

@@ -16,6 +16,9 @@
  * trace_pipe: the strings of the event are chosen by users (a task names
  * itself, a crashing program's name becomes a core dump helper's
  * argument), and text can be made to look like more fields than it holds.
+ *
+ * With --json, one JSON object a line per event (JSON Lines), with the
+ * fields of the text line, each string escaped as JSON.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -832,11 +835,10 @@ static bool str_eq(const struct str *a, const struct str *b)
  * that is not a lowercase letter, a digit or '_' as \xNN: it can pass
  * neither for a purpose umhcap knows nor for another field.
  */
-static void put_purpose(const struct str *s)
+static int purpose_of(const struct str *s)
 {
 	char name[32];
 	int p = -1;
-	size_t i;
 
 	/* get_str() stopped at the first NUL: s->len is the whole name. */
 	if (s->len < sizeof(name)) {
@@ -844,7 +846,15 @@ static void put_purpose(const struct str *s)
 		name[s->len] = '\0';
 		p = umh_purpose_lookup(name);
 	}
-	if (p >= 0 && p < UMH_NR_PURPOSES) {
+	return p >= 0 && p < UMH_NR_PURPOSES ? p : -1;
+}
+
+static void put_purpose(const struct str *s)
+{
+	int p = purpose_of(s);
+	size_t i;
+
+	if (p >= 0) {
 		fputs(umh_purpose_name(p), stdout);
 		return;
 	}
@@ -872,18 +882,26 @@ static void put_caps(const struct trace *t, const char *label,
 	free(names);
 }
 
-static void put_result(int ret)
+/* "ok", the errno's name, or the number; in @buf if it must be. */
+static const char *result_text(int ret, char *buf, size_t len)
 {
 	const char *name = NULL;
 
 	if (ret < 0 && ret > INT_MIN)
 		name = strerrorname_np(-ret);
 	if (ret == 0)
-		fputs("result: ok", stdout);
-	else if (name)
-		printf("result: %s", name);
-	else
-		printf("result: %d", ret);
+		return "ok";
+	if (name)
+		return name;
+	snprintf(buf, len, "%d", ret);
+	return buf;
+}
+
+static void put_result(int ret)
+{
+	char buf[16];
+
+	printf("result: %s", result_text(ret, buf, sizeof(buf)));
 }
 
 /*
@@ -904,6 +922,61 @@ static void put_ident(const struct umh_ident *id)
 	put_str(&s, false);
 	fputs("; ", stdout);
 	free(text);
+}
+
+/* ,"@key":"..." of a string of an event, escaped as JSON. */
+static void json_str(const char *key, const struct str *s)
+{
+	char *text = umh_xasprintf("%.*s", (int)s->len, s->s);
+
+	umh_print_json_field(key, text);
+	free(text);
+}
+
+/*
+ * {"time":N.N,"event":"@event","purpose":..: the purpose's name, or null
+ * and "unknown_purpose", the bytes the event holds.
+ */
+static void json_start(unsigned long long ts, const char *event,
+		       const struct str *purpose)
+{
+	int p = purpose_of(purpose);
+
+	printf("{\"time\":%llu.%06llu,\"event\":\"%s\"", ts / 1000000000,
+	       ts % 1000000000 / 1000, event);
+	umh_print_json_field("purpose", p >= 0 ? umh_purpose_name(p) : NULL);
+	if (p < 0)
+		json_str("unknown_purpose", purpose);
+}
+
+/* --json: a helper start, as one line of JSON. */
+static void print_event_json(const struct trace *t, const struct umh_event *e)
+{
+	uint64_t caps = e->num[F_BSET];
+	char buf[16];
+
+	json_start(e->ts, "exec", &e->str[F_PURPOSE]);
+	json_str("path", &e->str[F_PATH]);
+	json_str("args", &e->str[F_ARGS]);
+	printf(",\"argc\":%d", (int32_t)e->num[F_ARGC]);
+	json_str("program", &e->str[F_PROGRAM]);
+	printf(",\"trigger_pid\":%d", (int32_t)e->num[F_PID]);
+	json_str("trigger_comm", &e->str[F_COMM]);
+	printf(",\"trigger_uid\":%u", (uint32_t)e->num[F_UID]);
+	/* A kernel from before the helpers' identities runs them as root. */
+	if (t->f[F_AS_UID])
+		printf(",\"uid\":%u,\"gid\":%u", (uint32_t)e->num[F_AS_UID],
+		       (uint32_t)e->num[F_AS_GID]);
+	else
+		printf(",\"uid\":null,\"gid\":null");
+	/* As print_event(): a user's helper gets only what both leave. */
+	if ((uint32_t)e->num[F_AS_UID])
+		caps &= e->num[F_INH];
+	umh_print_json_mask("caps", caps);
+	umh_print_json_mask("inheritable", e->num[F_INH]);
+	umh_print_json_field("result", result_text((int32_t)e->num[F_RET],
+						   buf, sizeof(buf)));
+	printf(",\"ret\":%d}\n", (int32_t)e->num[F_RET]);
 }
 
 static void print_event(const struct trace *t, const struct umh_event *e)
@@ -966,6 +1039,23 @@ static void put_cap(int cap)
 	}
 }
 
+/* --json: a refused check, as one line of JSON. */
+static void print_cap_json(unsigned long long ts,
+			   const unsigned long long num[C_NR],
+			   const struct str str[C_NR])
+{
+	int cap = (int32_t)num[C_CAP];
+	char *name = cap >= 0 ? cap_to_name(cap) : NULL;
+
+	json_start(ts, "refused", &str[C_PURPOSE]);
+	umh_print_json_field("cap", name);
+	printf(",\"cap_number\":%d,\"pid\":%d", cap, (int32_t)num[C_PID]);
+	json_str("comm", &str[C_COMM]);
+	printf(",\"uid\":%u}\n", (uint32_t)num[C_UID]);
+	if (name)
+		cap_free(name);
+}
+
 /*
  * A refused capability check of a helper, or of a process it started:
  * printed unless it was granted or a probe (the filter on the kernel side
@@ -992,6 +1082,10 @@ static int handle_cap(struct trace *t, struct tep_record *rec)
 	}
 	if (!(int32_t)num[C_RET] || (uint8_t)num[C_NOAUDIT])
 		return 0;
+	if (t->a->json) {
+		print_cap_json(rec->ts, num, str);
+		return 1;
+	}
 	printf("%llu.%06llu ", rec->ts / 1000000000,
 	       rec->ts % 1000000000 / 1000);
 	put_purpose(&str[C_PURPOSE]);
@@ -1029,7 +1123,10 @@ static int handle_record(struct trace *t, struct tep_record *rec)
 			  ts);
 		return 0;
 	}
-	print_event(t, &e);
+	if (t->a->json)
+		print_event_json(t, &e);
+	else
+		print_event(t, &e);
 	return 1;
 }
 

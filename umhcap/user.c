@@ -18,6 +18,10 @@
  * user, and closed again after they are root once more.  It does so only
  * for a group no other user is in: any process of the group can hand the
  * journal a core and its record.
+ *
+ * With --json, one object once all is written (or, with -n, would be):
+ * each purpose's ids before and after, and what was done to the socket;
+ * none after an error.
  */
 #include <errno.h>
 #include <grp.h>
@@ -130,6 +134,9 @@ static int set_id(const struct umh_args *a, int p, int i, uint32_t from,
 		return 0;
 	if (umh_path(path, sizeof(path), a->root, p, id_files[i]))
 		return -1;
+	/* -n says only what it would write: JSON says that at the end. */
+	if (a->json && a->dry_run)
+		return 0;
 	ret = umh_id_set(path, i == GID, from, to, a->dry_run);
 	if (ret != -1 && !a->dry_run)
 		*wrote = true;
@@ -152,7 +159,7 @@ static int set_purpose(const struct umh_args *a, int p,
 
 	ret = set_id(a, p, first, old[first], new[first], wrote) ||
 	      set_id(a, p, !first, old[!first], new[!first], wrote) ? -1 : 0;
-	if (!ret)
+	if (!ret && !a->json)
 		printf("%s: %s %s%s%s\n", umh_purpose_name(p),
 		       a->dry_run ? "would run as" : "runs as", who,
 		       memcmp(old, new, sizeof(old)) ? "" :
@@ -166,6 +173,15 @@ static int set_purpose(const struct umh_args *a, int p,
 #define CD_DROPIN_DIR	"/etc/systemd/system/" CD_UNIT ".d"
 #define CD_DROPIN	CD_DROPIN_DIR "/umhcap-user.conf"
 #define CD_SOCKET	"/run/systemd/coredump"
+
+/* What user did to the socket, or with -n would do, for --json. */
+struct cd_done {
+	const char *action;	/* "open", "close"; NULL: left as it was */
+	char *dropin;		/* the drop-in written or removed */
+	uint32_t gid;		/* "open": the helpers' group */
+	bool already;		/* "open": the drop-in said so already */
+	bool live;		/* the live socket changed too */
+};
 
 /* Whether the system under @root has systemd-coredump's socket unit. */
 static bool has_cd_unit(const char *root)
@@ -199,6 +215,17 @@ static bool group_of_its_own(uint32_t gid, const char *user)
 	return own;
 }
 
+/* Whether there is a live socket: -n says that it would change it. */
+static bool live_socket(const char *root)
+{
+	char *path = umh_xasprintf("%s" CD_SOCKET, root);
+	struct stat st;
+	bool live = !lstat(path, &st) && S_ISSOCK(st.st_mode);
+
+	free(path);
+	return live;
+}
+
 /*
  * The live socket's group and mode, if there is one: a change of the
  * unit takes effect only when the socket is made again.
@@ -207,10 +234,9 @@ static int chmod_socket(const char *root, uint32_t gid, mode_t mode,
 			bool *live)
 {
 	char *path = umh_xasprintf("%s" CD_SOCKET, root);
-	struct stat st;
 	int ret = 0;
 
-	*live = !lstat(path, &st) && S_ISSOCK(st.st_mode);
+	*live = live_socket(root);
 	if (*live && (lchown(path, -1, gid) || chmod(path, mode))) {
 		umh_err("cannot give %s group %u, mode %04o: %s", path, gid,
 			(unsigned int)mode, strerror(errno));
@@ -220,9 +246,13 @@ static int chmod_socket(const char *root, uint32_t gid, mode_t mode,
 	return ret;
 }
 
-/* Open the socket to @to's group; 0, or -1 after an error (printed). */
+/*
+ * Open the socket to @to's group, as *@cd says; 0, or -1 after an error
+ * (printed).
+ */
 static int open_cd_socket(const struct umh_args *a,
-			  const struct umh_ident *to, const char *user)
+			  const struct umh_ident *to, const char *user,
+			  struct cd_done *cd)
 {
 	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
 	char *text = umh_xasprintf("# Written by \"umhcap user -p coredump\": the core dump helpers run as\n"
@@ -232,16 +262,19 @@ static int open_cd_socket(const struct umh_args *a,
 				   to->uid, to->gid, to->gid);
 	char *under = umh_under_root(), *old = NULL;
 	size_t len;
-	bool live = false, same;
+	bool live = false, same, own = group_of_its_own(to->gid, user);
 	int ret = 0;
 
 	same = !umh_read_all(path, 4096, &old, &len) && !strcmp(old, text);
-	if (!group_of_its_own(to->gid, user)) {
+	if (!own) {
 		umh_warn("coredump: " CD_UNIT " is left to root: other users are in group %u, and it would let them hand the journal a core; give the helpers a group of their own, or cap_dac_override to reach it",
 			 to->gid);
 	} else if (a->dry_run) {
-		printf("coredump: would open " CD_UNIT " to group %u%s: %s%s\n",
-		       to->gid, same ? " (already so)" : "", path, under);
+		live = live_socket(a->root);
+		if (!a->json)
+			printf("coredump: would open " CD_UNIT " to group %u%s: %s%s\n",
+			       to->gid, same ? " (already so)" : "", path,
+			       under);
 	} else if (chmod_socket(a->root, to->gid, 0660, &live)) {
 		ret = -1;
 	} else if (!same && (umh_mkdirs(a->root, CD_DROPIN_DIR) ||
@@ -250,11 +283,16 @@ static int open_cd_socket(const struct umh_args *a,
 		/* The socket as the unit still makes it. */
 		chmod_socket(a->root, 0, 0600, &live);
 		ret = -1;
-	} else {
+	} else if (!a->json) {
 		printf("coredump: " CD_UNIT " is open to group %u%s: %s%s%s\n",
 		       to->gid, same ? " already" : "", path, under,
 		       live ? ", and " CD_SOCKET " now" : "");
 	}
+	if (!ret && own)
+		*cd = (struct cd_done){ .action = "open",
+					.dropin = umh_xstrdup(path),
+					.gid = to->gid, .already = same,
+					.live = live };
 	free(old);
 	free(under);
 	free(text);
@@ -262,28 +300,37 @@ static int open_cd_socket(const struct umh_args *a,
 	return ret;
 }
 
-/* Back to root's alone, if user opened it; 0, or -1 after an error. */
-static int close_cd_socket(const struct umh_args *a)
+/*
+ * Back to root's alone, if user opened it, as *@cd says; 0, or -1 after
+ * an error.
+ */
+static int close_cd_socket(const struct umh_args *a, struct cd_done *cd)
 {
 	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
 	char *under = umh_under_root();
-	bool live = false;
+	bool live = false, there = !access(path, F_OK);
 	int ret = 0;
 
-	if (access(path, F_OK)) {
+	if (!there) {
 		/* Not user's doing: nothing to undo. */
 	} else if (a->dry_run) {
-		printf("coredump: would close " CD_UNIT " to all but root: remove %s%s\n",
-		       path, under);
+		live = live_socket(a->root);
+		if (!a->json)
+			printf("coredump: would close " CD_UNIT " to all but root: remove %s%s\n",
+			       path, under);
 	} else if (unlink(path)) {
 		umh_err("cannot remove %s: %s", path, strerror(errno));
 		ret = -1;
 	} else if (chmod_socket(a->root, 0, 0600, &live)) {
 		ret = -1;
-	} else {
+	} else if (!a->json) {
 		printf("coredump: " CD_UNIT " is root's alone again: removed %s%s%s\n",
 		       path, under, live ? ", and " CD_SOCKET " now" : "");
 	}
+	if (!ret && there)
+		*cd = (struct cd_done){ .action = "close",
+					.dropin = umh_xstrdup(path),
+					.live = live };
 	free(under);
 	free(path);
 	return ret;
@@ -300,18 +347,56 @@ static int load(const char *root, struct umh_state *st)
 	return -1;
 }
 
+/*
+ * --json: {"version":1,"dry_run":..,"identities":[{"purpose":..,
+ * "uid_before":..,"gid_before":..,"uid_after":..,"gid_after":..,
+ * "changed":..}],"coredump_socket":{..} or null}.
+ */
+static void user_json(const struct umh_args *a, const struct umh_state *st,
+		      const struct umh_ident *to, const struct cd_done *cd)
+{
+	const struct umh_purpose_info *u;
+	const struct umh_ident *from;
+	const char *sep = "";
+
+	printf("{\"version\":1,\"dry_run\":%s,\"identities\":[",
+	       a->dry_run ? "true" : "false");
+	umh_for_each_purpose(u) {
+		if (!a->sel[u->id])
+			continue;
+		from = &st->id[u->id];
+		printf("%s\n  {\"purpose\":\"%s\",\"uid_before\":%u,\"gid_before\":%u,\"uid_after\":%u,\"gid_after\":%u,\"changed\":%s}",
+		       sep, u->name, from->uid, from->gid, to->uid, to->gid,
+		       from->uid != to->uid || from->gid != to->gid ?
+		       "true" : "false");
+		sep = ",";
+	}
+	printf("\n],\"coredump_socket\":");
+	if (!cd->action) {
+		printf("null}\n");
+		return;
+	}
+	printf("{\"action\":\"%s\"", cd->action);
+	umh_print_json_field("dropin", cd->dropin);
+	if (!strcmp(cd->action, "open"))
+		printf(",\"gid\":%u,\"already\":%s", cd->gid,
+		       cd->already ? "true" : "false");
+	printf(",\"socket_now\":%s}}\n", cd->live ? "true" : "false");
+}
+
 int cmd_user(const struct umh_args *a)
 {
 	const struct umh_purpose_info *u;
 	bool wrote[UMH_NR] = { false };
 	bool cd = a->sel[UMH_COREDUMP] && has_cd_unit(a->root);
+	struct cd_done done = { NULL };
 	struct umh_ident to;
 	struct umh_state st;
 	char *name = NULL;
 	int ret = UMH_EXIT_OK;
 
 	if (resolve(a->ident, &to, &name) || load(a->root, &st) ||
-	    (cd && to.uid && open_cd_socket(a, &to, name))) {
+	    (cd && to.uid && open_cd_socket(a, &to, name, &done))) {
 		umh_nothing_written("user");
 		free(name);
 		return UMH_EXIT_ERROR;
@@ -319,9 +404,14 @@ int cmd_user(const struct umh_args *a)
 	free(name);
 	umh_for_each_purpose(u)
 		if (a->sel[u->id] &&
-		    set_purpose(a, u->id, &st.id[u->id], &to, &wrote[u->id]))
+		    set_purpose(a, u->id, &st.id[u->id], &to, &wrote[u->id])) {
+			free(done.dropin);
 			return umh_write_failed("user", "changed", wrote, u);
-	if (cd && !to.uid && close_cd_socket(a))
+		}
+	if (cd && !to.uid && close_cd_socket(a, &done))
 		ret = UMH_EXIT_PARTIAL;
+	else if (a->json)
+		user_json(a, &st, &to, &done);
+	free(done.dropin);
 	return ret;
 }

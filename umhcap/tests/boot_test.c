@@ -555,3 +555,93 @@ TEST_F(umh, allow_refuses_what_it_cannot_read)
 	free(before);
 	free(after);
 }
+
+/*
+ * --json: the loader, the file written, the parameters and the text the
+ * file holds; -n: the same, dry_run true, and nothing written.
+ */
+TEST_F(umh, boot_json)
+{
+	char *before, *after, want[8192], params[4096];
+
+	learn_scene(self->root);
+	snprintf(params, sizeof(params), "%s", learned_params(self->root, _metadata));
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "-n"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "nothing written");
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	ASSERT_JSON_AT(res.out, "action", "\"write\"");
+	ASSERT_JSON_AT(res.out, "loader", "\"grub\"");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--json"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "loader", "\"grub\"");
+	snprintf(want, sizeof(want), "\"%s/" GRUB_CFG "\"", self->root);
+	ASSERT_JSON_AT(res.out, "file", want);
+	ASSERT_JSON_AT(res.out, "parameters", json_quote(params));
+	ASSERT_JSON_AT(res.out, "contents", json_quote(get(self->root, GRUB_CFG)));
+	ASSERT_JSON_AT(res.out, "items_replaced", "null");
+	ASSERT_JSON_AT(res.out, "made_from", "null");
+	ASSERT_JSON_AT(res.out, "next", "\"run update-grub, then reboot: the bounds hold from the first helper of that boot\"");
+	/* --kernel-install, made from /proc/cmdline. */
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--kernel-install"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "loader", "\"kernel-install\"");
+	snprintf(want, sizeof(want), "\"%s/" KI_CMDLINE "\"", self->root);
+	ASSERT_JSON_AT(res.out, "file", want);
+	snprintf(want, sizeof(want), "\"%s/proc/cmdline\"", self->root);
+	ASSERT_JSON_AT(res.out, "made_from", want);
+	ASSERT_JSON_AT(res.out, "items_replaced", "0");
+	snprintf(want, sizeof(want), "root=/dev/vda console=ttyS0 %s\n", params);
+	ASSERT_STREQ(want, get(self->root, KI_CMDLINE));
+	ASSERT_JSON_AT(res.out, "contents", json_quote(want));
+	/* An error: no JSON. */
+	ASSERT_EQ(2, RUN(self->root, "--json", "boot", "--grub",
+			 "--kernel-install"));
+	ASSERT_STREQ("", res.out);
+}
+
+/* --remove --json: each file changed, or none; -n removes nothing. */
+TEST_F(umh, boot_remove_json)
+{
+	char *before, *after, want[PATH_MAX + 8];
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	put(self->root, KI_CMDLINE, "ro usermodehelper.bset=all:0 quiet\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove", "-n"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "nothing removed");
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	ASSERT_JSON_AT(res.out, "action", "\"remove\"");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "removed.0.loader", "\"grub\"");
+	snprintf(want, sizeof(want), "\"%s/" GRUB_CFG "\"", self->root);
+	ASSERT_JSON_AT(res.out, "removed.0.file", want);
+	ASSERT_JSON_AT(res.out, "removed.0.contents", "null");
+	ASSERT_JSON_AT(res.out, "removed.1.loader", "\"kernel-install\"");
+	ASSERT_JSON_AT(res.out, "removed.1.items_replaced", "1");
+	ASSERT_JSON_AT(res.out, "removed.1.contents", "\"ro quiet\\u000a\"");
+	ASSERT_EQ(NULL, json_get(res.out, "removed.2"));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+	ASSERT_STREQ("ro quiet\n", get(self->root, KI_CMDLINE));
+	/* Nothing left: an empty list. */
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "removed", "[]");
+}

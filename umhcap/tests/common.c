@@ -541,6 +541,91 @@ bool json_valid(const char *s)
 }
 
 /*
+ * @s as a JSON string, as umhcap writes one of ASCII text: '"' and '\'
+ * escaped, control characters as \u00XX.  In a slot_buf(): cut short.
+ */
+const char *json_quote(const char *s)
+{
+	char *b = slot_buf();
+	size_t n = 0;
+
+	b[n++] = '"';
+	for (; *s && n < 2048 - 8; s++) {
+		if (*s == '"' || *s == '\\')
+			n += snprintf(b + n, 2048 - n, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			n += snprintf(b + n, 2048 - n, "\\u%04x", *s);
+		else
+			b[n++] = *s;
+	}
+	snprintf(b + n, 2048 - n, "\"");
+	return b;
+}
+
+/*
+ * The value at @path in the JSON text @s, as its text ("\"0x0\"", "12",
+ * "null", "[...]"): @path names a member of an object by its key (keys
+ * with no escape in them) and an element of an array by its index,
+ * joined by '.', e.g. "bounds.0.bset_after".  NULL where there is none,
+ * or @s is not valid JSON there.  In a slot_buf(): cut at 2047 bytes.
+ */
+const char *json_get(const char *s, const char *path)
+{
+	char key[256], *b;
+	const char *end;
+	size_t n, klen;
+	long idx;
+	bool found;
+
+	s = json_ws(s);
+	while (*path) {
+		n = strcspn(path, ".");
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		path += n + !!path[n];
+		if (*s != '{' && *s != '[')
+			return NULL;
+		idx = *s == '[' ? strtol(key, NULL, 10) : -1;
+		found = false;
+		s = json_ws(s + 1);
+		if (*s == '}' || *s == ']')
+			return NULL;
+		for (;;) {
+			if (idx < 0) {
+				end = json_string(s);
+				if (!end)
+					return NULL;
+				klen = end - s - 2;
+				found = klen == n && !memcmp(s + 1, key, n);
+				s = json_ws(end);
+				if (*s++ != ':')
+					return NULL;
+				s = json_ws(s);
+			} else {
+				found = idx-- == 0;
+			}
+			if (found)
+				break;
+			s = json_value(s, 0);
+			if (!s)
+				return NULL;
+			s = json_ws(s);
+			if (*s++ != ',')
+				return NULL;
+			s = json_ws(s);
+		}
+	}
+	end = json_value(s, 0);
+	if (!end)
+		return NULL;
+	b = slot_buf();
+	snprintf(b, 2048, "%.*s", (int)(end - s), s);
+	return b;
+}
+
+/*
  * Six helpers since boot: four modprobe (cap_sys_module), two core dump
  * handlers (cap_chown, cap_dac_override); every other purpose idle.
  */

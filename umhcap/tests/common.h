@@ -155,6 +155,17 @@ FIXTURE(umh) {
 void refused(struct __test_metadata *_metadata, const char *root,
 	     const char *const *argv, const char *err, bool at_start);
 bool json_valid(const char *s);
+const char *json_get(const char *s, const char *path);
+const char *json_quote(const char *s);
+
+/* The value at @path of the JSON @json is the text @want. */
+#define ASSERT_JSON_AT(json, path, want) do {				\
+	const char *_v = json_get(json, path);				\
+	if (!_v || strcmp(_v, want))					\
+		TH_LOG("%s: want %s, got %s in:\n%s", path, want,	\
+		       _v ?: "nothing", json);				\
+	ASSERT_STREQ(want, _v ?: "(none)");				\
+} while (0)
 bool root_with_caps(void);
 
 /*

@@ -53,6 +53,10 @@ TEST(completion_of_options)
 {
 	ASSERT_STREQ("--remove ", complete("umhcap boot --re"));
 	ASSERT_STREQ("--dry-run ", complete("umhcap drop --d"));
+	/* Every command reports, so every one offers --json. */
+	ASSERT_STREQ("--json ", complete("umhcap boot --j"));
+	ASSERT_STREQ("--json ", complete("umhcap trace --j"));
+	ASSERT_STREQ("--json ", complete("umhcap user --j"));
 	ASSERT_STREQ("", complete("umhcap show --dry"));
 	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --json --learned --output --state-dir --sysctl --this-boot -h -n -o ",
 		     complete("umhcap export --sysctl -o /tmp/x -"));

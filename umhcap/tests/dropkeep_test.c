@@ -278,7 +278,7 @@ TEST_F(umh, set_purpose_lists)
 
 	/* As the help says. */
 	ASSERT_EQ(0, RUN(self->root, "keep", "--help"));
-	ASSERT_HAS(res.out, "usage: umhcap keep -p PURPOSE[,PURPOSE...] [-n] CAP...\n");
+	ASSERT_HAS(res.out, "usage: umhcap keep -p PURPOSE[,PURPOSE...] [-n] [--json] CAP...\n");
 	ASSERT_HAS(res.out, "\n  -p, --purpose PURPOSES  comma-separated bounds to change; all: the global bound\n");
 }
 
@@ -429,7 +429,7 @@ TEST_F(umh, drop_keep_need_a_purpose)
 
 	before = tree(self->root);
 	ASSERT_EQ(2, RUN(self->root, "drop", "cap_sys_module"));
-	ASSERT_STREQ("umhcap: give -p: -p PURPOSE[,PURPOSE...] for purposes, -p all for the global bound, which every helper is under; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] CAP...\n",
+	ASSERT_STREQ("umhcap: give -p: -p PURPOSE[,PURPOSE...] for purposes, -p all for the global bound, which every helper is under; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] [--json] CAP...\n",
 		     res.err);
 	ASSERT_EQ(2, RUN(self->root, "keep", "-n", "none"));
 	ASSERT_HAS(res.err, "umhcap: give -p: ");
@@ -437,4 +437,95 @@ TEST_F(umh, drop_keep_need_a_purpose)
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/* "\"0x...\"", a mask as the JSON of umhcap spells it; static. */
+static const char *json_mask(uint64_t m)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "\"0x%llx\"", (unsigned long long)m);
+	return b;
+}
+
+/*
+ * --json: one object, written once every bound is: each bound named,
+ * the global one first, with its masks before and after, and nothing of
+ * the lines drop prints without it.
+ */
+TEST_F(umh, drop_json)
+{
+	const uint64_t all = full(), mod = B(CAP_SYS_MODULE);
+
+	set_bound(self->root, "modprobe", all, B(CAP_CHOWN) | mod);
+	ASSERT_EQ(0, RUN(self->root, "--json", "drop", "-p", "modprobe,all",
+			 "cap_sys_module"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "version", "1");
+	ASSERT_JSON_AT(res.out, "command", "\"drop\"");
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "bounds.0.purpose", "\"all\"");
+	ASSERT_JSON_AT(res.out, "bounds.1.purpose", "\"modprobe\"");
+	ASSERT_EQ(NULL, json_get(res.out, "bounds.2"));
+	ASSERT_JSON_AT(res.out, "bounds.1.bset_before", json_mask(all));
+	ASSERT_JSON_AT(res.out, "bounds.1.bset_after", json_mask(all & ~mod));
+	ASSERT_JSON_AT(res.out, "bounds.1.inheritable_before",
+		       json_mask(B(CAP_CHOWN) | mod));
+	ASSERT_JSON_AT(res.out, "bounds.1.inheritable_after",
+		       json_mask(B(CAP_CHOWN)));
+	ASSERT_JSON_AT(res.out, "bounds.1.inheritable_after_caps",
+		       "[\"cap_chown\"]");
+	ASSERT_JSON_AT(res.out, "bounds.0.inheritable_after", json_mask(all & ~mod));
+	/* What it says it wrote is what the files hold. */
+	ASSERT_STREQ(written(all & ~mod), get(self->root, UMH "/modprobe/bset"));
+	ASSERT_STREQ(written(B(CAP_CHOWN)),
+		     get(self->root, UMH "/modprobe/inheritable"));
+	ASSERT_STREQ(written(all & ~mod), get(self->root, UMH "/bset"));
+	/* The option after the command name too; and keep alike. */
+	ASSERT_EQ(0, RUN(self->root, "keep", "--json", "-p", "modprobe", "none"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "command", "\"keep\"");
+	ASSERT_JSON_AT(res.out, "bounds.0.bset_before", json_mask(all & ~mod));
+	ASSERT_JSON_AT(res.out, "bounds.0.bset_after", "\"0x0\"");
+	ASSERT_JSON_AT(res.out, "bounds.0.bset_after_caps", "[]");
+	ASSERT_STREQ(written(0), get(self->root, UMH "/modprobe/bset"));
+}
+
+/* -n --json: what would be written, dry_run true; nothing written. */
+TEST_F(umh, keep_json_dry_run_writes_nothing)
+{
+	const uint64_t two = B(CAP_SYS_MODULE) | B(CAP_CHOWN);
+	char *before, *after;
+
+	set_bound(self->root, "modprobe", two, B(CAP_CHOWN));
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "keep", "-n", "-p", "modprobe",
+			 "cap_sys_module"));
+	/* Warnings, as ever, on stderr. */
+	ASSERT_STREQ("umhcap: warning: cap_sys_module is not in the modprobe inheritable bound and stays cleared there\n",
+		     res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "would write");
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	ASSERT_JSON_AT(res.out, "bounds.0.purpose", "\"modprobe\"");
+	ASSERT_JSON_AT(res.out, "bounds.0.bset_before", json_mask(two));
+	ASSERT_JSON_AT(res.out, "bounds.0.bset_after",
+		       json_mask(B(CAP_SYS_MODULE)));
+	ASSERT_JSON_AT(res.out, "bounds.0.inheritable_after", "\"0x0\"");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* An error: no JSON at all, and the exit status of before. */
+	ASSERT_EQ(2, RUN(self->root, "--json", "keep", "-p", "modprobe",
+			 "cap_kill"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "cannot keep cap_kill");
+	/* A write that fails after another: 3, and no JSON either. */
+	read_only(self->root, UMH "/modprobe/inheritable");
+	ASSERT_EQ(3, RUN(self->root, "--json", "drop", "-p", "modprobe",
+			 "cap_chown"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "drop stopped at modprobe");
 }

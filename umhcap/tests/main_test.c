@@ -43,13 +43,39 @@ TEST(json_checker)
 		EXPECT_TRUE(json_valid(good[i])) TH_LOG("refused %s", good[i]);
 }
 
+/* The reader the tests take fields with: by key and by index. */
+TEST(json_reader)
+{
+	static const char doc[] = "{\"a\":[1,{\"b\":\"x\\\"y\"}],\"ab\":null,\"c\":{}}\n";
+
+	ASSERT_STREQ("1", json_get(doc, "a.0"));
+	ASSERT_STREQ("\"x\\\"y\"", json_get(doc, "a.1.b"));
+	ASSERT_STREQ("null", json_get(doc, "ab"));
+	ASSERT_STREQ("{}", json_get(doc, "c"));
+	ASSERT_EQ(NULL, json_get(doc, "a.2"));
+	ASSERT_EQ(NULL, json_get(doc, "b"));
+	ASSERT_EQ(NULL, json_get(doc, "c.d"));
+	ASSERT_EQ(NULL, json_get("{\"a\":}", "a"));
+}
+
+/*
+ * Every command reports, so every command takes --json, before its name
+ * or after; but not learn --apply, nor export with a format of its own.
+ */
 TEST_F(umh, json_only_where_supported)
 {
-	ASSERT_EQ(2, RUN(self->root, "--json", "drop", "-p", "modprobe", "cap_chown"));
-	ASSERT_STREQ("umhcap: --json is not supported by drop; only show, learn, check, policy, export and refusals print JSON\n",
-		     res.err);
-	ASSERT_STREQ("", res.out);
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++) {
+		ASSERT_EQ(0, RUN(self->root, commands[i], "--help"));
+		EXPECT_TRUE(strstr(res.out, "\n  --json ") != NULL)
+			TH_LOG("%s --help lists no --json", commands[i]);
+		EXPECT_TRUE(strstr(res.out, " [--json]") ||
+			    strstr(res.out, "|--json"))
+			TH_LOG("%s: no --json in its usage", commands[i]);
+	}
 	ASSERT_EQ(2, RUN(self->root, "--json", "export", "--sysctl"));
+	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--json"));
 	ASSERT_HAS(res.err, "--json is not supported by learn --apply");
 }
@@ -128,7 +154,7 @@ TEST_F(umh, errors_start_with_umhcap)
 		{ "user", "-p", "coredump", "no-such-user-here" },
 		{ "learn", "-n" },
 		{ "export" },
-		{ "save", "--json" },
+		{ "save", "--json", "--this-boot" },
 		{ "trace", "--count", "0" },
 		{ "show", "--json=x" },
 	};
@@ -325,7 +351,7 @@ TEST_F(umh, every_command_refuses_unknown_options)
 	}
 	/* An option missing its argument, and the global options. */
 	ASSERT_EQ(2, RUN(self->root, "drop", "cap_chown", "-p"));
-	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] CAP...\n",
+	ASSERT_STREQ("umhcap: option -p needs an argument; usage: umhcap drop -p PURPOSE[,PURPOSE...] [-n] [--json] CAP...\n",
 		     res.err);
 	ASSERT_EQ(2, RUN(self->root, "trace", "--count"));
 	ASSERT_HAS(res.err, "umhcap: option --count needs an argument; usage: umhcap trace");
@@ -354,8 +380,10 @@ TEST_F(umh, options_only_where_taken)
 	ASSERT_EQ(2, RUN(self->root, "export", "--sysctl", "-n"));
 	ASSERT_EQ(2, RUN(self->root, "show", "-p", "modprobe"));
 	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--count", "1"));
-	ASSERT_EQ(2, RUN(self->root, "trace", "--json"));
-	ASSERT_HAS(res.err, "unknown option \"--json\"; usage: umhcap trace");
+	ASSERT_EQ(2, RUN(self->root, "trace", "--json=1"));
+	ASSERT_HAS(res.err, "umhcap trace");
+	ASSERT_EQ(2, RUN(self->root, "save", "--this-boot"));
+	ASSERT_HAS(res.err, "unknown option \"--this-boot\"; usage: umhcap save");
 	ASSERT_EQ(2, RUN(self->root, "check", "modprobe"));
 	ASSERT_STREQ("umhcap: unexpected argument \"modprobe\"; usage: umhcap check [--json]\n",
 		     res.err);
@@ -439,7 +467,7 @@ TEST_F(umh, help_lists_every_command)
 		ASSERT_HAS(help, want);
 	}
 	ASSERT_HAS(help, "\n  -x, --hex       also print hex masks (show, learn, trace)\n");
-	ASSERT_HAS(help, "\n  --json          machine-readable output (show, learn, check, policy, export, refusals)\n");
+	ASSERT_HAS(help, "\n  --json          machine-readable output (every command)\n");
 	ASSERT_HAS(help, "\npurposes: all modprobe coredump uevent request_key release_agent power\n"
 			 "          initrd other\n");
 	ASSERT_HAS(help, "umhcap COMMAND --help");
@@ -599,12 +627,16 @@ TEST_F(umh, dry_run_everywhere)
  */
 TEST_F(umh, output_that_cannot_be_written)
 {
-	static const char *const runs[][6] = {
+	static const char *const runs[][7] = {
 		{ "show" }, { "--json", "show" }, { "show", "-x" },
 		{ "policy" }, { "learn" }, { "--json", "learn" },
 		{ "check" }, { "export", "--sysctl" }, { "export", "--cmdline" },
 		{ "--help" }, { "show", "--help" }, { "--version" },
 		{ "drop", "-n", "-p", "modprobe", "cap_sys_module" },
+		{ "--json", "drop", "-n", "-p", "modprobe", "cap_sys_module" },
+		{ "--json", "user", "-n", "-p", "modprobe", "root" },
+		{ "--json", "save", "-n" }, { "--json", "boot", "-n" },
+		{ "--json", "boot", "--remove", "-n" },
 	};
 	static const char full_msg[] =
 		"umhcap: cannot write the output: No space left on device\n";
@@ -630,6 +662,16 @@ TEST_F(umh, output_that_cannot_be_written)
 	EXPECT_EQ(3, RUN(self->root, "drop", "-p", "modprobe", "cap_sys_module"));
 	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
 	EXPECT_STRNE(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
+	/* The same with --json: its one object lost, after the write. */
+	out_to = "/dev/full";
+	EXPECT_EQ(3, RUN(self->root, "--json", "keep", "-p", "modprobe",
+			 "none"));
+	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_STREQ(written(0), get(self->root, UMH "/modprobe/bset"));
+	out_to = "/dev/full";
+	EXPECT_EQ(3, RUN(self->root, "--json", "save"));
+	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_TRUE(exists(self->root, BOOTS "/" THIS_BOOT));
 }
 
 /*

@@ -279,10 +279,51 @@ TEST_F(umh, save_and_boot_dry_run_alike)
 		free(shorts);
 	}
 	ASSERT_EQ(0, RUN(self->root, "save", "--help"));
-	ASSERT_HAS(res.out, "usage: umhcap save [-n] [--state-dir DIR]\n");
+	ASSERT_HAS(res.out, "usage: umhcap save [-n] [--json] [--state-dir DIR]\n");
 	ASSERT_HAS(res.out, "-n, --dry-run");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/*
+ * --json: the file, the boot, the helpers started per purpose and the
+ * text written, which is the file's; -n: the same, dry_run true, and
+ * nothing written.
+ */
+TEST_F(umh, save_json)
+{
+	char *before, *after, want[PATH_MAX + 64];
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "save", "-n"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "nothing written");
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	ASSERT_EQ(0, RUN(self->root, "save", "--json"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "version", "1");
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "boot_id", "\"" THIS_BOOT "\"");
+	snprintf(want, sizeof(want), "\"%s/" BOOTS "/" THIS_BOOT "\"",
+		 self->root);
+	ASSERT_JSON_AT(res.out, "file", want);
+	ASSERT_JSON_AT(res.out, "started.all", "6");
+	ASSERT_JSON_AT(res.out, "started.modprobe", "4");
+	ASSERT_JSON_AT(res.out, "started.coredump", "2");
+	ASSERT_JSON_AT(res.out, "started.other", "0");
+	ASSERT_JSON_AT(res.out, "contents",
+		       json_quote(get(self->root, BOOTS "/" THIS_BOOT)));
+	/* An error: no JSON, nothing written. */
+	rm_file(self->root, BOOT_ID_FILE);
+	ASSERT_EQ(2, RUN(self->root, "--json", "save"));
+	ASSERT_STREQ("", res.out);
 }

@@ -1408,3 +1408,105 @@ TEST_F(umh, trace_epipe_cleans_up)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	ASSERT_NE(NULL, removed(_metadata, self->root));
 }
+
+/*
+ * The @n-th line of @out (from 0), with its newline, in a slot_buf(),
+ * which json_get() reuses: copy it; "" if there is none.
+ */
+static const char *line_of(const char *out, int n)
+{
+	char *b = slot_buf();
+	size_t len;
+
+	for (; n > 0 && out; n--) {
+		out = strchr(out, '\n');
+		out = out ? out + 1 : NULL;
+	}
+	len = out ? strcspn(out, "\n") : 0;
+	if (out && out[len] == '\n')
+		len++;
+	snprintf(b, 2048, "%.*s", (int)len, out ? out : "");
+	return b;
+}
+
+/*
+ * --json: one object a line and event, in order (JSON Lines), with the
+ * fields of the text lines; a comm and arguments a helper's trigger
+ * chose, with quotes, backslashes, control bytes and bytes that are not
+ * UTF-8, escaped, never raw, and never more than one line.
+ */
+TEST_F(umh, trace_json)
+{
+	struct ev a = EV_MODPROBE, c = EV_COREDUMP, f = {
+		.ts = 15000000000ULL, .purpose = "coredump", .path = "/bin/core",
+		.args = "a\"}\n{\"b", .argc = 2, .pid = 4242,
+		.comm = "x\",\"trigger_pid\":1,\\\x1b[2J\n\x01\xff",
+		.uid = 1000, .bset = B(CAP_CHOWN), .ret = 0,
+	};
+	struct cap_ev refused = CAP_EV(12500000000ULL, "coredump",
+				       CAP_DAC_OVERRIDE, 0, -1);
+	struct ev u = EV_OTHER;
+	char l[2048];
+	struct page pg;
+	int i;
+
+	u.purpose = "firmware";
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	page_cap(&pg, &refused);
+	page_ev(&pg, &c);
+	page_ev(&pg, &f);
+	page_ev(&pg, &u);
+	page_write(self->root, 0, &pg);
+	ASSERT_EQ(0, RUN(self->root, "--json", "trace"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_EQ(5, count_of(res.out, "\n"));
+	ASSERT_EQ(NULL, strchr(res.out, '\x1b'));
+	for (i = 0; i < 5; i++)
+		ASSERT_JSON(line_of(res.out, i));
+	snprintf(l, sizeof(l), "%s", line_of(res.out, 0));
+	ASSERT_JSON_AT(l, "time", "12.345678");
+	ASSERT_JSON_AT(l, "event", "\"exec\"");
+	ASSERT_JSON_AT(l, "purpose", "\"modprobe\"");
+	ASSERT_JSON_AT(l, "path", "\"/sbin/modprobe\"");
+	ASSERT_JSON_AT(l, "args", "\"-q -- fs-nosuchfs\"");
+	ASSERT_JSON_AT(l, "argc", "3");
+	ASSERT_JSON_AT(l, "program", "\"/sbin/modprobe\"");
+	ASSERT_JSON_AT(l, "trigger_pid", "123");
+	ASSERT_JSON_AT(l, "trigger_comm", "\"mount\"");
+	ASSERT_JSON_AT(l, "trigger_uid", "0");
+	ASSERT_JSON_AT(l, "uid", "0");
+	ASSERT_JSON_AT(l, "gid", "0");
+	ASSERT_JSON_AT(l, "inheritable", "\"0x0\"");
+	ASSERT_JSON_AT(l, "result", "\"ok\"");
+	ASSERT_JSON_AT(l, "ret", "0");
+	snprintf(l, sizeof(l), "%s", line_of(res.out, 1));
+	ASSERT_JSON_AT(l, "time", "12.500000");
+	ASSERT_JSON_AT(l, "event", "\"refused\"");
+	ASSERT_JSON_AT(l, "purpose", "\"coredump\"");
+	ASSERT_JSON_AT(l, "cap", "\"cap_dac_override\"");
+	ASSERT_JSON_AT(l, "cap_number", "1");
+	ASSERT_JSON_AT(l, "pid", "731");
+	ASSERT_JSON_AT(l, "comm", "\"core\\\\x20dump\"");
+	ASSERT_JSON_AT(l, "uid", "0");
+	snprintf(l, sizeof(l), "%s", line_of(res.out, 2));
+	ASSERT_JSON_AT(l, "program", "\"/usr/lib/core\\\\x20handler\"");
+	ASSERT_JSON_AT(l, "args", "\"77 a\\\\\\\"b\"");
+	ASSERT_JSON_AT(l, "argc", "5");
+	ASSERT_JSON_AT(l, "caps", "\"0x10000\"");
+	ASSERT_JSON_AT(l, "caps_caps", "[\"cap_sys_module\"]");
+	ASSERT_JSON_AT(l, "inheritable_caps", "[\"cap_chown\"]");
+	ASSERT_JSON_AT(l, "result", "\"ENOENT\"");
+	ASSERT_JSON_AT(l, "ret", "-2");
+	/* The forged strings: escaped, the real fields kept. */
+	snprintf(l, sizeof(l), "%s", line_of(res.out, 3));
+	ASSERT_JSON_AT(l, "trigger_comm",
+		       "\"x\\\",\\\"trigger_pid\\\":1,\\\\\\u001b[2J\\u000a\\u0001\\ufffd\"");
+	ASSERT_JSON_AT(l, "trigger_pid", "4242");
+	ASSERT_JSON_AT(l, "args", "\"a\\\"}\\u000a{\\\"b\"");
+	/* A purpose umhcap does not know: null, and its bytes apart. */
+	snprintf(l, sizeof(l), "%s", line_of(res.out, 4));
+	ASSERT_JSON_AT(l, "purpose", "null");
+	ASSERT_JSON_AT(l, "unknown_purpose", "\"firmware\"");
+	ASSERT_JSON_AT(l, "result", "\"ENOEXEC\"");
+}

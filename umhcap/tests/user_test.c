@@ -149,7 +149,7 @@ TEST_F(umh, user_usage)
 		{ "user", "-p", "coredump,,power", "daemon" },
 	};
 	static const char *const errs[] = {
-		"umhcap: name the purposes with -p; usage: umhcap user -p PURPOSE[,PURPOSE...] [-n] USER[:GROUP]\n",
+		"umhcap: name the purposes with -p; usage: umhcap user -p PURPOSE[,PURPOSE...] [-n] [--json] USER[:GROUP]\n",
 		"umhcap: name a user; usage: umhcap user ",
 		"umhcap: unexpected argument \"root\"; usage: umhcap user ",
 		"umhcap: bad USER[:GROUP] \"daemon:\"; usage: umhcap user ",
@@ -579,4 +579,92 @@ TEST_F(umh, user_names_from_the_root)
 		 self->root);
 	ASSERT_HAS(res.err, want);
 	ASSERT_STREQ("0\n", get(self->root, UMH "/power/uid"));
+}
+
+/*
+ * --json: each purpose's ids before and after, dry_run, and the socket
+ * left alone (null) without systemd-coredump's unit; -n writes nothing.
+ */
+TEST_F(umh, user_json)
+{
+	char *before, *after, want[64];
+	struct who w;
+
+	WHO(w);
+	set_ident(self->root, "power", w.uid, w.gid);
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-n", "-p",
+			 "power,initrd", w.user));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "would write");
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	ASSERT_JSON_AT(res.out, "identities.0.purpose", "\"power\"");
+	ASSERT_JSON_AT(res.out, "identities.0.changed", "false");
+	ASSERT_JSON_AT(res.out, "identities.1.purpose", "\"initrd\"");
+	ASSERT_JSON_AT(res.out, "identities.1.uid_before", "0");
+	ASSERT_JSON_AT(res.out, "identities.1.gid_before", "0");
+	snprintf(want, sizeof(want), "%u", w.uid);
+	ASSERT_JSON_AT(res.out, "identities.1.uid_after", want);
+	snprintf(want, sizeof(want), "%u", w.gid);
+	ASSERT_JSON_AT(res.out, "identities.1.gid_after", want);
+	ASSERT_JSON_AT(res.out, "identities.1.changed", "true");
+	ASSERT_EQ(NULL, json_get(res.out, "identities.2"));
+	ASSERT_JSON_AT(res.out, "coredump_socket", "null");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* Written: the same object, dry_run false; the ids as it says. */
+	ASSERT_EQ(0, RUN(self->root, "user", "--json", "-p", "initrd",
+			 w.user));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "identities.0.gid_after", want);
+	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "initrd"));
+	/* Back to root: before is the user. */
+	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-p", "initrd", "root"));
+	ASSERT_JSON_AT(res.out, "identities.0.gid_before", want);
+	ASSERT_JSON_AT(res.out, "identities.0.uid_after", "0");
+	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "initrd"));
+	/* An error: no JSON. */
+	ASSERT_EQ(2, RUN(self->root, "--json", "user", "-p", "initrd",
+			 "no-such-user-here"));
+	ASSERT_STREQ("", res.out);
+}
+
+/* --json with the unit: what was done to the socket, and the drop-in. */
+TEST_F(umh, user_json_coredump_socket)
+{
+	char want[PATH_MAX + 8];
+	struct who w;
+
+	WHO(w);
+	if (!alone_in(w.gid, w.user))
+		SKIP(return, "%s's group %s has other users here", w.user,
+		     w.group);
+	put(self->root, CD_UNIT_FILE, "[Socket]\n");
+	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-p", "coredump",
+			 w.user));
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON(res.out);
+	ASSERT_LACKS(res.out, "coredump: ");
+	ASSERT_JSON_AT(res.out, "coredump_socket.action", "\"open\"");
+	snprintf(want, sizeof(want), "\"%s/" CD_DROPIN "\"", self->root);
+	ASSERT_JSON_AT(res.out, "coredump_socket.dropin", want);
+	snprintf(want, sizeof(want), "%u", w.gid);
+	ASSERT_JSON_AT(res.out, "coredump_socket.gid", want);
+	ASSERT_JSON_AT(res.out, "coredump_socket.already", "false");
+	ASSERT_JSON_AT(res.out, "coredump_socket.socket_now", "false");
+	ASSERT_TRUE(exists(self->root, CD_DROPIN));
+	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-n", "-p", "coredump",
+			 "root"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "coredump_socket.action", "\"close\"");
+	ASSERT_EQ(NULL, json_get(res.out, "coredump_socket.gid"));
+	ASSERT_TRUE(exists(self->root, CD_DROPIN));
+	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-p", "coredump",
+			 "root"));
+	ASSERT_JSON_AT(res.out, "coredump_socket.action", "\"close\"");
+	ASSERT_FALSE(exists(self->root, CD_DROPIN));
 }
