@@ -211,11 +211,20 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 
 /* ---- --apply ---- */
 
+enum apply_action { APPLY_NONE, APPLY_NARROWED, APPLY_UNCHANGED, APPLY_IDLE };
+
+static const char *const apply_action_name[] = {
+	[APPLY_NARROWED] = "narrowed",
+	[APPLY_UNCHANGED] = "unchanged",
+	[APPLY_IDLE] = "idle",
+};
+
 struct apply_state {
 	int narrowed;		/* purposes narrowed (or to be, with -n) */
 	int unchanged;		/* already no wider than what they used */
 	int idle;		/* left alone */
 	bool wrote[UMH_NR];	/* purposes something was written to */
+	enum apply_action did[UMH_NR];
 };
 
 /* Returns 0, or -1 after an error (printed). */
@@ -227,6 +236,9 @@ static int apply_file(const struct umh_args *a, struct apply_state *as,
 
 	if (umh_path(path, sizeof(path), a->root, p, file))
 		return -1;
+	/* -n says only what it would write: JSON says that at the end. */
+	if (a->json && a->dry_run)
+		return 0;
 	ret = umh_narrow(path, mask, a->dry_run);
 	if (ret != -1 && !a->dry_run)
 		as->wrote[p] = true;
@@ -243,17 +255,22 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	char *names, *under;
 
 	if (umh_idle(rec, p) && !a->include_idle) {
-		printf("%s: no helper started %s; left alone (--include-idle narrows it too)\n",
-		       name, since(m));
+		if (!a->json)
+			printf("%s: no helper started %s; left alone (--include-idle narrows it too)\n",
+			       name, since(m));
 		as->idle++;
+		as->did[p] = APPLY_IDLE;
 		return 0;
 	}
 	if (nb->bset == cur->bset && nb->inh == cur->inh) {
-		names = caps_format(rec->used[p]);
-		printf("%s: no wider than what its helpers used (%s); unchanged\n",
-		       name, names);
-		free(names);
+		if (!a->json) {
+			names = caps_format(rec->used[p]);
+			printf("%s: no wider than what its helpers used (%s); unchanged\n",
+			       name, names);
+			free(names);
+		}
 		as->unchanged++;
+		as->did[p] = APPLY_UNCHANGED;
 		return 0;
 	}
 	if ((nb->bset != cur->bset &&
@@ -262,7 +279,8 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	     apply_file(a, as, p, "inheritable", nb->inh)))
 		return -1;
 	as->narrowed++;
-	if (a->dry_run)
+	as->did[p] = APPLY_NARROWED;
+	if (a->dry_run || a->json)
 		return 0;
 	names = caps_format(nb->bset);
 	printf("%s: narrowed to what its helpers used: bset %s", name, names);
@@ -275,6 +293,50 @@ static int apply_purpose(const struct umh_args *a, struct apply_state *as,
 	return 0;
 }
 
+/*
+ * --json: {"version":1,"command":"learn --apply","dry_run":..,
+ * "learned_from":..,"purposes":[{"purpose":..,"action":..,"used":..,
+ * "bset_before":..,"inheritable_before":..,"bset_after":..,
+ * "inheritable_after":..}],"narrowed":N,"unchanged":N,"idle":N}, once
+ * every bound is written (or, with -n, would be).
+ */
+static void apply_json(const struct umh_args *a, const struct apply_state *as,
+		       const struct umh_state *st,
+		       const struct umh_state *learned,
+		       const struct umh_record *rec,
+		       const struct umh_merge *m)
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+	char *from = NULL;
+
+	if (m->saved || m->refused || m->superseded)
+		from = umh_merge_describe(a->root, m);
+	printf("{\"version\":1,\"command\":\"learn --apply\",\"dry_run\":%s",
+	       a->dry_run ? "true" : "false");
+	umh_print_json_field("learned_from", from);
+	free(from);
+	printf(",\"purposes\":[");
+	umh_for_each_purpose(u) {
+		/* What was learned: an idle or unchanged purpose's bounds. */
+		const struct umh_bound *after = &learned->b[u->id];
+
+		if (!as->did[u->id])
+			continue;
+		printf("%s\n  {\"purpose\":\"%s\",\"action\":\"%s\"", sep,
+		       u->name, apply_action_name[as->did[u->id]]);
+		umh_print_json_mask("used", rec->used[u->id]);
+		umh_print_json_mask("bset_before", st->b[u->id].bset);
+		umh_print_json_mask("inheritable_before", st->b[u->id].inh);
+		umh_print_json_mask("bset_after", after->bset);
+		umh_print_json_mask("inheritable_after", after->inh);
+		putchar('}');
+		sep = ",";
+	}
+	printf("\n],\"narrowed\":%d,\"unchanged\":%d,\"idle\":%d}\n",
+	       as->narrowed, as->unchanged, as->idle);
+}
+
 static int apply(const struct umh_args *a, const struct umh_state *st,
 		 const struct umh_state *learned,
 		 const struct umh_record *rec, const struct umh_merge *m)
@@ -284,7 +346,7 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 	char *from, *under;
 
 	/* Said when it is not this boot alone, as without saved boots. */
-	if (m->saved || m->refused || m->superseded) {
+	if (!a->json && (m->saved || m->refused || m->superseded)) {
 		from = umh_merge_describe(a->root, m);
 		printf("learned from %s\n", from);
 		free(from);
@@ -295,6 +357,10 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 				  rec, m, u->id))
 			return umh_write_failed("learn --apply", "narrowed",
 						as.wrote, u);
+	if (a->json) {
+		apply_json(a, &as, st, learned, rec, m);
+		return UMH_EXIT_OK;
+	}
 	under = umh_under_root();
 	printf("%s%d purpose%s narrowed, %d unchanged, %d idle left alone%s\n",
 	       a->dry_run ? "-n, nothing written: " : "", as.narrowed,
@@ -320,10 +386,6 @@ int cmd_learn(const struct umh_args *a)
 	}
 	if (a->allowed && !a->apply) {
 		umh_err("--allow goes with --apply: umhcap learn --apply --allow PURPOSE:CAP");
-		return UMH_EXIT_ERROR;
-	}
-	if (a->json && a->apply) {
-		umh_err("--json is not supported by learn --apply; use umhcap learn --json");
 		return UMH_EXIT_ERROR;
 	}
 	ret = umh_learned(a->root, a->include_idle, &m,

@@ -85,7 +85,7 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT |
 				  UMH_TAKES_ALLOW,
 		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]\n"
-				  "--apply [-n] [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...] [PURPOSE...]",
+				  "--apply [-n] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...] [PURPOSE...]",
 		.summary	= "what helpers used; --apply narrows to it",
 		.about		=
 "What the helpers of each purpose, and every process they started, used\n"

@@ -218,6 +218,61 @@ TEST_F(umh, learn_apply_dry_run_writes_nothing)
 	ASSERT_HAS(res.err, "-n/--dry-run goes with --apply");
 }
 
+/*
+ * --json: one object once every bound is written, each purpose's action
+ * and bounds before and after; with -n, the same and nothing written.
+ */
+TEST_F(umh, learn_apply_json)
+{
+	char before[8192], after[8192], want[64];
+
+	learn_scene(self->root);
+	set_bound(self->root, "power", B(CAP_KILL), B(CAP_KILL));
+	set_record(self->root, "power", B(CAP_KILL), 1);
+	snapshot(self->root, before, sizeof(before));
+	ASSERT_EQ(0, RUN(self->root, "learn", "--apply", "-n", "--json"));
+	snapshot(self->root, after, sizeof(after));
+	ASSERT_STREQ(before, after);
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "dry_run", "true");
+	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"modprobe\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.action", "\"narrowed\"");
+	ASSERT_LACKS(res.out, "would write");
+
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--apply"));
+	ASSERT_JSON(res.out);
+	ASSERT_STREQ("", res.err);
+	ASSERT_JSON_AT(res.out, "command", "\"learn --apply\"");
+	ASSERT_JSON_AT(res.out, "dry_run", "false");
+	ASSERT_JSON_AT(res.out, "learned_from", "null");
+	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"modprobe\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.action", "\"narrowed\"");
+	snprintf(want, sizeof(want), "\"0x%llx\"", (unsigned long long)full());
+	ASSERT_JSON_AT(res.out, "purposes.0.bset_before", want);
+	snprintf(want, sizeof(want), "\"0x%llx\"",
+		 (unsigned long long)B(CAP_SYS_MODULE));
+	ASSERT_JSON_AT(res.out, "purposes.0.bset_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.0.inheritable_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.1.purpose", "\"coredump\"");
+	/* Already what it used, and an idle purpose: as they were. */
+	ASSERT_JSON_AT(res.out, "purposes.5.purpose", "\"power\"");
+	ASSERT_JSON_AT(res.out, "purposes.5.action", "\"unchanged\"");
+	snprintf(want, sizeof(want), "\"0x%llx\"",
+		 (unsigned long long)B(CAP_KILL));
+	ASSERT_JSON_AT(res.out, "purposes.5.bset_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.2.purpose", "\"uevent\"");
+	ASSERT_JSON_AT(res.out, "purposes.2.action", "\"idle\"");
+	snprintf(want, sizeof(want), "\"0x%llx\"", (unsigned long long)full());
+	ASSERT_JSON_AT(res.out, "purposes.2.bset_after", want);
+	ASSERT_JSON_AT(res.out, "narrowed", "2");
+	ASSERT_JSON_AT(res.out, "unchanged", "1");
+	ASSERT_JSON_AT(res.out, "idle", "5");
+	ASSERT_LACKS(res.out, "narrowed to what");
+	/* Written, as without --json. */
+	ASSERT_STREQ(written(B(CAP_SYS_MODULE)),
+		     get(self->root, UMH "/modprobe/bset"));
+}
+
 TEST_F(umh, learn_apply_include_idle)
 {
 	learn_scene(self->root);
