@@ -77,7 +77,7 @@ make_root() {
 	echo "$inputs" >"$ROOTDIR/stamp"
 }
 
-# The options without which the kernel of DIR/obj needs an initramfs to
+# The options without which the kernel package needs an initramfs to
 # mount this disk: the disk's driver and file system, built in.
 ROOT_BUILT_IN="CONFIG_PCI CONFIG_VIRTIO_PCI CONFIG_VIRTIO_BLK CONFIG_EXT4_FS"
 
@@ -129,7 +129,6 @@ make_deb() {
 # ($UMHCAP_BUILD/patched/tests).
 make_image() {
 	dir=$1 deb=$2 kdeb=$3
-	obj=$dir/obj
 	tests=$UMHCAP_BUILD/patched/tests
 	img=$dir/disk.ext4
 	[ -f "$ROOTDIR/stamp" ] || die "no Debian root; run 'installed.sh root'"
@@ -139,11 +138,6 @@ make_image() {
 	lint=$(dirname "$deb")/lintian.txt
 	command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 missing; run 'make deps'"
 	command -v debugfs >/dev/null || die "debugfs missing; run 'make deps'"
-	# This disk has no initramfs-tools: the kernel mounts it itself.
-	for opt in $ROOT_BUILT_IN; do
-		grep -qx "$opt=y" "$obj/.config" ||
-			die "$opt is not built in: the kernel of $obj would need an initramfs for this disk"
-	done
 	rel=$(dpkg-deb -f "$kdeb" Package | sed 's/^linux-image-//')
 	inputs=$( {
 		cat "$ROOTDIR/stamp" "$TOP/scripts/installed.sh"
@@ -169,6 +163,11 @@ make_image() {
 	rm -f "$stage/tmp/linux-image.deb"
 	[ -f "$stage/boot/vmlinuz-$rel" ] ||
 		die "dpkg -i $(basename "$kdeb") put no /boot/vmlinuz-$rel"
+	# This disk has no initramfs-tools: the kernel mounts it itself.
+	for opt in $ROOT_BUILT_IN; do
+		grep -qx "$opt=y" "$stage/boot/config-$rel" ||
+			die "$opt is not built in: $(basename "$kdeb") would need an initramfs for this disk"
+	done
 	step "dpkg -i $(basename "$kdeb"): $(tail -n 1 "$dir/dpkg-kernel.log")"
 	# An installed machine: its identity, its disk, no first boot.
 	echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
