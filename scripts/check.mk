@@ -114,7 +114,7 @@ gates: make-kernel kernel-vanilla
 matrix-objs: make-kernel kernel-vanilla
 	$(STEP) --out $(R)/matrix/tests.log matrix-objs $(S)/matrix.sh objs
 make-matrix: matrix-objs
-	$(STEP) make-matrix $(S)/readme.sh matrix no-uevent-helper
+	$(STEP) make-matrix $(S)/readme.sh matrix no-initrd
 # 'make debian' takes too long for this run (README): its configurations
 # at least are configured as its kernels would be.
 $(addprefix config-,$(MATRIX_FULL)): config-%: make-kernel

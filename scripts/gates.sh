@@ -98,7 +98,8 @@ check $([ -z "$orphans" ] && [ -n "$added" ] && echo 0 || echo 1) \
 # out one after another into one tree, which writes only the files a
 # patch changes: each build compiles what the patch reaches.  A state
 # built before, with the same tree, configuration and scripts, is not
-# built again.
+# built again, nor one whose patch changes only what no build reads
+# (its documents, its selftests): its kernel is the state's before.
 B=$UMHCAP_BUILD/bisect
 mkdir -p "$B/stamps"
 # The objects of the C files the series adds or changes, tests included.
@@ -113,16 +114,34 @@ series_opts=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*=.*\)$/\1/p' "$TOP/config/series.
 kmakeb() {
 	kernel_make "$B/src" "$B/obj" "$@"
 }
+# TREE-BEFORE TREE: what TREE changes that a kernel build reads.  Not
+# MAINTAINERS, the selftests (tools/testing/), nor Documentation/ but
+# its Kconfig files, which the top Kconfig sources.
+built_changes() {
+	git --git-dir="$UMHCAP_BUILD/src.git" diff --name-only "$1" "$2" |
+		awk -F/ '$0 != "MAINTAINERS" && $0 !~ /^tools\/testing\// &&
+			($1 != "Documentation" || $NF ~ /^Kconfig/)'
+}
 step "bisect: building after each of $npatch patches (log: $B/build.log)"
 i=0
 rc=1
+prev=
 while read -r k tree subject; do
+	before=$prev
+	prev=$tree
 	[ "$k" != 0 ] || continue
 	i=$k
+	# A patch that changes nothing a build reads leaves the kernel of
+	# the state before it, whose verdict is this one's.
+	if [ "$k" -gt 1 ] && [ -z "$(built_changes "$before" "$tree")" ]; then
+		check $rc "builds after patch $i: $subject (the kernel of patch $((i - 1)): it changes no file a build reads)"
+		continue
+	fi
 	key=$( { echo "$tree"; cat $frags "$TOP/scripts/gates.sh" \
 		"$TOP/scripts/lib.sh"; gcc --version; } | sha256sum | cut -d' ' -f1)
 	if [ -f "$B/stamps/$key" ]; then
 		sed 's/^/# /' "$B/stamps/$key"
+		rc=0
 		check 0 "builds after patch $i: $subject (built before: its tree, options and scripts are unchanged)"
 		continue
 	fi
@@ -164,24 +183,49 @@ while read -r k tree subject; do
 	check $rc "builds after patch $i: $subject"
 done <"$B/states"
 
-# Warnings of one tool on one file: the count of "file:line: warning" lines.
-warnings() { # TREE FILE ARGS...
-	tree=$1 f=$2
+# TREE TOOL FILE...: the warnings of TOOL on each FILE, all compiled
+# afresh in one make, which runs them side by side: a "FILE COUNT" line
+# each, COUNT the "FILE:LINE:COL: warning" (or error) lines that name it.
+warnings() {
+	tree=$1 tool=$2
 	shift 2
-	kernel_make -s "$tree/src" "$tree/obj" "$@" "${f%.c}.o" 2>&1 |
-		grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true
+	objs=
+	for f in "$@"; do
+		rm -f "$tree/obj/${f%.c}.o"
+		objs="$objs ${f%.c}.o"
+	done
+	# shellcheck disable=SC2086
+	out=$(kernel_make -s "$tree/src" "$tree/obj" -k $JFLAG $tool $objs 2>&1 || true)
+	for f in "$@"; do
+		echo "$f $(printf '%s\n' "$out" |
+			grep -c "^[^ ]*${f}:[0-9]*:[0-9]*: \(warning\|error\)" || true)"
+	done
 }
 
 step "sparse and W=1 on $nfiles files"
 command -v sparse >/dev/null || die "sparse missing; run 'make deps'"
+# The unpatched tree's own files: a file the series adds has no warning
+# there.
+vfiles=
+for f in $files; do
+	[ ! -f "$V/src/$f" ] || vfiles="$vfiles $f"
+done
+# shellcheck disable=SC2086
+{
+	pc2=$(warnings "$P" C=2 $files)
+	vc2=$(warnings "$V" C=2 $vfiles)
+	pw1=$(warnings "$P" W=1 $files)
+	vw1=$(warnings "$V" W=1 $vfiles)
+}
+count() { # LIST FILE
+	echo "$1" | awk -v f="$2" '$1 == f { n = $2 } END { print n + 0 }'
+}
 for f in $files; do
 	for tool in "C=2" "W=1"; do
-		new=$(warnings "$P" "$f" $tool)
-		if [ -f "$V/src/$f" ]; then
-			old=$(warnings "$V" "$f" $tool)
-		else
-			old=0
-		fi
+		case $tool in
+		C=2) new=$(count "$pc2" "$f") old=$(count "$vc2" "$f") ;;
+		W=1) new=$(count "$pw1" "$f") old=$(count "$vw1" "$f") ;;
+		esac
 		check $([ "$new" -le "$old" ] && echo 0 || echo 1) \
 			"$tool $f: $new warnings, unpatched $old"
 	done

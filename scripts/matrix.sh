@@ -107,11 +107,20 @@ lost_options() { # DIR OPTION...
 	done
 }
 
-# SRC OBJ ARCH ARGS...: make in a tree, quietly.
+# SRC OBJ ARCH ARGS...: make in a tree, quietly.  x86_64 is made as
+# scripts/kernel.sh makes the test kernel, with no ARCH=, so that a line
+# on it is that kernel and its options: its tinyconfig is 32-bit until
+# umhcap.config turns 64BIT on, which gives the 64-bit options their
+# defaults (VMAP_STACK, X86_5LEVEL, ...), where ARCH=x86_64's turns them
+# off, and every object seeded from the test kernel's would be rebuilt.
 kmake() {
 	_src=$1 _obj=$2 _arch=$3
 	shift 3
-	kernel_make -s "$_src" "$_obj" ARCH="$_arch" "$@"
+	if [ "$_arch" = x86_64 ]; then
+		kernel_make -s "$_src" "$_obj" "$@"
+	else
+		kernel_make -s "$_src" "$_obj" ARCH="$_arch" "$@"
+	fi
 }
 
 # SRC OBJ ARCH BASE OPTION...: write OBJ/.config for a line.
