@@ -4,7 +4,7 @@
  *
  *   harness_test TOP
  *
- * TOP is the checkout whose scripts are tested.  Three things are:
+ * TOP is the checkout whose scripts are tested.  Four things are:
  *
  * - lock_build (scripts/lib.sh): one run per build directory.  Runs are
  *   small shell scripts that source lib.sh and take the lock as the
@@ -17,6 +17,8 @@
  *   scripts/step.sh, never the kernel's.
  * - seed_objs (scripts/lib.sh): a kernel object directory copied for a
  *   kernel of another configuration, its recorded paths made the copy's.
+ * - scripts/cc.sh, the compiler of kernel builds: ccache in depend mode,
+ *   and gcc alone for a source that includes a file with .incbin.
  *
  * Each case works in a private directory (mkdtemp), its UMHCAP_BUILD, and
  * everything is removed at the end.  Every child runs in a process group
@@ -1395,6 +1397,68 @@ static enum verdict seed_leaves_old(void)
 	return ok ? PASS : FAIL;
 }
 
+/* ---- cc.sh, the compiler of every kernel build */
+
+/*
+ * sh -c BODY in a case directory of its own, with "$1" TOP and "$2" that
+ * directory, and the ccache of that directory; true if BODY exited 0.
+ */
+static bool cc_run(const char *name, const char *body)
+{
+	char dir[PATH_MAX], cache[PATH_MAX + 32];
+	char *argv[] = { "/bin/sh", "-c", (char *)body, argv0, top, dir, NULL };
+	const char *env[] = { cache, NULL };
+	struct proc p;
+
+	if (!case_dir(dir, sizeof(dir), name))
+		return false;
+	snprintf(cache, sizeof(cache), "CCACHE_DIR=%s/ccache", dir);
+	if (!run(&p, dir, env, argv))
+		return false;
+	if (exited(&p, 0))
+		return true;
+	show(&p);
+	return false;
+}
+
+/* BODY's compile of @f@ext into @f.o through cc.sh, as kbuild runs it */
+#define CC_O(f, ext) \
+	"\"$1/scripts/cc.sh\" -Wp,-MMD,." f ".o.d -c -o " f ".o " f ext "; "
+
+/*
+ * An object built with .incbin follows the file it includes.  ccache's
+ * depend mode, which never reads the preprocessed text, would replay the
+ * first object for the second compile.
+ */
+static enum verdict cc_incbin_follows_its_file(void)
+{
+	return cc_run("cc-incbin",
+		"set -eu; cd \"$2\"; "
+		"printf '.section .rodata\\n.incbin \"data\"\\n' >a.S; "
+		"echo first-contents >data; " CC_O("a", ".S") "rm a.o; "
+		"echo other-contents >data; " CC_O("a", ".S")
+		"grep -q other-contents a.o || "
+		"{ echo 'a.o holds the first data, not the second'; exit 1; }") ?
+		PASS : FAIL;
+}
+
+/*
+ * Any other object goes through ccache, in depend mode: no preprocessed
+ * lookup on the miss, and a direct hit the second time.
+ */
+static enum verdict cc_caches_in_depend_mode(void)
+{
+	return cc_run("cc-depend",
+		"set -eu; cd \"$2\"; "
+		"echo 'int f(void) { return 1; }' >b.c; " CC_O("b", ".c") "rm b.o; "
+		CC_O("b", ".c") "ccache --print-stats >stats; "
+		"grep -qx 'direct_cache_hit\t1' stats || "
+		"{ echo 'no direct hit:'; cat stats; exit 1; }; "
+		"! grep -q '^preprocessed_cache_miss\t[1-9]' stats || "
+		"{ echo 'the preprocessor looked it up:'; cat stats; exit 1; }") ?
+		PASS : FAIL;
+}
+
 static const struct {
 	enum verdict (*fn)(void);
 	const char *desc;
@@ -1418,6 +1482,8 @@ static const struct {
 	{ seed_files, "seed_objs: the old files but modroot, modules.cpio, modules.list; .seeded names the old directory" },
 	{ seed_other_files_as_they_were, "seed_objs: a file that is not a .cmd is copied as it was" },
 	{ seed_leaves_old, "seed_objs: the old object directory and the source tree are untouched" },
+	{ cc_incbin_follows_its_file, "cc.sh: an object made with .incbin follows the file it includes, not ccache's copy" },
+	{ cc_caches_in_depend_mode, "cc.sh: any other object hits ccache the second time, with no preprocessor run (depend mode)" },
 };
 
 int main(int argc, char **argv)

@@ -117,7 +117,8 @@ series_text() {
 # The environment is this make's alone: paths relative to the build
 # directory, so that trees in different places share ccache's hits; and
 # one build date, user and host, which the kernel's version string holds,
-# so that a build is the same wherever and whenever it runs.
+# so that a build is the same wherever and whenever it runs.  The
+# compiler is scripts/cc.sh: gcc through ccache, in its depend mode.
 kernel_make() {
 	_kq=
 	if [ "${1:-}" = -s ]; then
@@ -133,7 +134,7 @@ kernel_make() {
 	KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970' \
 	KBUILD_BUILD_USER=umhcap KBUILD_BUILD_HOST=umhcap \
 		make $_kq -C "$_ksrc" O="$_kobj" $_karch \
-		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+		CC="$TOP/scripts/cc.sh" HOSTCC="$TOP/scripts/cc.sh" "$@"
 }
 
 # NAME LOG COMMAND...: run a kernel make, its own lines in LOG, and say
