@@ -183,7 +183,7 @@ endif
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)
 # Every boot is a guest of its own; none depends on another but the
 # real-minus boots on the real one, which names them.
-SUITE := selftests bootparams badparams redirect ident used stress fuzz real real-minus
+SUITE := selftests bootparams badparams redirect ident instance used stress fuzz real real-minus
 define suite
 STEPS += $(addprefix boot-$(1)-,$(SUITE))
 # KUnit, the kselftests with the bounds open at boot, then umhcap on the
@@ -219,6 +219,13 @@ boot-$(1)-ident: make-guest $(2)
 	$$(STEP) boot-$(1)-ident $$(S)/boot.sh $$(call img,$(1)) \
 		$$(K)/initramfs.cpio $$(R)/$(1)-ident kunit.enable=0 \
 		umhcap.run=umh/ident_test,umh/scope_test
+# Each helper its own principal: what a compromised core dump helper's
+# process left behind reaches of the next helper, with open bounds, then
+# bounded to nothing (narrows for good).
+boot-$(1)-instance: make-guest $(2)
+	$$(STEP) boot-$(1)-instance $$(S)/boot.sh $$(call img,$(1)) \
+		$$(K)/initramfs.cpio $$(R)/$(1)-instance kunit.enable=0 \
+		umhcap.run=umh/instance_test
 # What helpers use: real helpers of every purpose use capabilities, their
 # grandchildren too, and a seeded storm of them races readers of the
 # record.  In a boot of its own: it fills the record for good.
