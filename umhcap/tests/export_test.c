@@ -532,3 +532,18 @@ TEST_F(umh, export_json)
 	ASSERT_HAS(res.out, sysctl);
 	free(sysctl);
 }
+
+/*
+ * The example for /etc/sysctl.d teaches what the man page does: export
+ * -o FILE, which leaves FILE as it was on any error, never a shell's
+ * "> FILE", which empties it first.
+ */
+TEST(example_sysctl_conf_teaches_no_redirect)
+{
+	char *text = slurp_file(src_path("umhcap.sysctl.conf"));
+
+	ASSERT_NE(NULL, text);
+	ASSERT_LACKS(text, "> /etc/");
+	ASSERT_HAS(text, "#        umhcap export --learned --sysctl -o /etc/sysctl.d/50-umhcap.conf\n");
+	free(text);
+}
