@@ -384,6 +384,10 @@ int cmd_learn(const struct umh_args *a)
 		umh_err("-n/--dry-run goes with --apply: umhcap learn --apply -n");
 		return UMH_EXIT_ERROR;
 	}
+	if (a->hex && a->apply) {
+		umh_err("-x goes with learn's report, not --apply, whose lines name capabilities: umhcap learn -x");
+		return UMH_EXIT_ERROR;
+	}
 	if (a->allowed && !a->apply) {
 		umh_err("--allow goes with --apply: umhcap learn --apply --allow PURPOSE:CAP");
 		return UMH_EXIT_ERROR;

@@ -427,6 +427,12 @@ static int run(int argc, char **argv, struct umh_args *a)
 	ret = umh_args_parse(a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;
+	if (a->hex && !(a->cmd->takes & UMH_TAKES_HEX)) {
+		umh_err("-x is not supported by %s; only %s print hex masks",
+			a->cmd->name, names_taking(UMH_TAKES_HEX, " and ",
+						  json, sizeof(json)));
+		return UMH_EXIT_ERROR;
+	}
 	if (a->json && !(a->cmd->takes & UMH_TAKES_JSON)) {
 		umh_err("--json is not supported by %s; only %s print JSON",
 			a->cmd->name, names_taking(UMH_TAKES_JSON, " and ",

@@ -735,3 +735,31 @@ TEST_F(umh, every_option_has_a_long_form)
 			    strncmp(line + 4, ", --", 4) == 0 || line[2] != '-')
 			TH_LOG("no long form: %.40s", line);
 }
+
+/*
+ * The global -x, as the global --json, only before a command that
+ * prints masks: refused before any other, and with learn --apply, whose
+ * lines have none, with the commands that take it named.
+ */
+TEST_F(umh, hex_only_where_supported)
+{
+	static const char *const no_hex[] = {
+		"policy", "check", "refusals", "save", "boot",
+	};
+	size_t i;
+
+	learn_scene(self->root);
+	for (i = 0; i < ARRAY_SIZE(no_hex); i++) {
+		EXPECT_EQ(2, RUN(self->root, "-x", no_hex[i]))
+			TH_LOG("umhcap -x %s", no_hex[i]);
+		EXPECT_STREQ("", res.out);
+	}
+	ASSERT_EQ(2, RUN(self->root, "--hex", "policy"));
+	ASSERT_STREQ("umhcap: -x is not supported by policy; only show, learn and trace print hex masks\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "-x", "learn", "--apply", "-n"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "-x goes with learn's report, not --apply");
+	ASSERT_EQ(0, RUN(self->root, "-x", "show", "modprobe"));
+	ASSERT_EQ(0, RUN(self->root, "-x", "learn"));
+}
