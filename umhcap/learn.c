@@ -371,6 +371,29 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 
 /* ---- the command ---- */
 
+/*
+ * An --allow item for a purpose PURPOSE... leaves out: it would add
+ * nothing, so it is an error rather than dropped.  Returns 0, or -1
+ * after saying which, with nothing written.
+ */
+static int allow_unnamed(const struct umh_args *a)
+{
+	const struct umh_purpose_info *u;
+	char *caps;
+
+	umh_for_each_purpose(u) {
+		if (!a->allow[u->id] || a->sel[u->id])
+			continue;
+		caps = caps_list(a->allow[u->id]);
+		umh_err("--allow %s:%s: %s is not among the purposes named, so it would not get it; name it too: umhcap learn --apply ... %s",
+			u->name, caps, u->name, u->name);
+		free(caps);
+		umh_nothing_written("learn --apply");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_learn(const struct umh_args *a)
 {
 	struct umh_merge m = {
@@ -392,6 +415,8 @@ int cmd_learn(const struct umh_args *a)
 		umh_err("--allow goes with --apply: umhcap learn --apply --allow PURPOSE:CAP");
 		return UMH_EXIT_ERROR;
 	}
+	if (a->allowed && allow_unnamed(a))
+		return UMH_EXIT_ERROR;
 	ret = umh_learned(a->root, a->include_idle, &m,
 			  a->allowed ? a->allow : NULL, false, &st, &learned,
 			  &rec);
