@@ -21,8 +21,12 @@
  * files: a shell's "> FILE" empties FILE before export has read a bound,
  * and leaves it empty or cut short if export then fails.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "umhcap.h"
 
@@ -66,12 +70,34 @@ static void export_sysctl_all(FILE *f, const struct umh_state *st)
 static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 			  const char *from)
 {
-	char *path = umh_xasprintf("%s%s", a->root, a->output);
-	char *now = umh_time_iso(time(NULL)), *text = NULL, *under;
+	char *path = umh_root_path(a->root, a->output), *link = NULL;
+	char *now, *text = NULL, *under;
+	unsigned int mode = 0644;
+	long uid = -1, gid = -1;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct stat fst;
+	FILE *f;
 	int ret = UMH_EXIT_OK;
 
+	if (!path) {
+		umh_err("cannot write %s: %s", a->output, strerror(errno));
+		return UMH_EXIT_ERROR;
+	}
+	/*
+	 * FILE's text is replaced, nothing else: a link stays one, and the
+	 * file it names keeps its mode, owner and group.
+	 */
+	if (strcmp(path + strlen(a->root), a->output))
+		link = umh_xasprintf(" (a link to %s)", path + strlen(a->root));
+	if (!stat(path, &fst) && S_ISREG(fst.st_mode)) {
+		mode = fst.st_mode & 07777;
+		if (fst.st_uid != geteuid())
+			uid = fst.st_uid;
+		if (fst.st_gid != getegid())
+			gid = fst.st_gid;
+	}
+	now = umh_time_iso(time(NULL));
+	f = open_memstream(&text, &len);
 	if (!f)
 		umh_oom();
 	fprintf(f, "# Written by umhcap export at %s; umhcap rewrites this file\n"
@@ -82,12 +108,14 @@ static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 		umh_oom();
 	under = umh_under_root();
 	if (a->dry_run)
-		printf("%s-n, nothing written: would write the above to %s%s\n",
-		       text, a->output, under);
-	else if (umh_replace(path, text, len, 0644, -1, -1))
+		printf("%s-n, nothing written: would write the above to %s%s%s\n",
+		       text, a->output, under, link ?: "");
+	else if (umh_replace(path, text, len, mode, uid, gid))
 		ret = UMH_EXIT_ERROR;
 	else
-		printf("wrote %s%s: the bounds %s\n", a->output, under, from);
+		printf("wrote %s%s%s: the bounds %s\n", a->output, under,
+		       link ?: "", from);
+	free(link);
 	free(under);
 	free(text);
 	free(now);

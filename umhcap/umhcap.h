@@ -7,7 +7,8 @@
  *   msg.c            errors, warnings and notes, and the root that
  *                    messages about a write name
  *   file.c           reading a file whole, and replacing one whole: a
- *                    temporary file beside it, synced and renamed over it
+ *                    temporary file beside it, synced and renamed over it;
+ *                    a path's symlinks resolved in the root
  *   purpose.c        the table of purposes
  *   measured.c       what real helpers were measured to need (stands
  *                    alone: mkman, the host tests and the guest's
@@ -145,6 +146,7 @@ void umh_xmemclose(FILE *f);
 /* file.c */
 int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
 int umh_mkdirs(const char *root, const char *dir);
+char *umh_root_path(const char *root, const char *path);
 int umh_replace(const char *path, const char *data, size_t len,
 		unsigned int mode, long uid, long gid);
 int umh_remove(const char *path);

@@ -729,3 +729,31 @@ TEST_F(umh, check_notes_request_key_handlers)
 	ASSERT_EQ(1, RUN(self->root, "--json", "check"));
 	ASSERT_HAS(res.out, "\"request_key: /usr/sbin/nfsidmap, for id_\\\\x1b[31m keys");
 }
+
+/*
+ * Under --root, a symlink is the root's: an absolute one resolves in the
+ * root, not on this machine, as the root's own system resolves it
+ * booted.  /usr/sbin/modprobe -> /sbin/modprobe is the row's program.
+ */
+TEST_F(umh, check_root_symlinks_stay_in_the_root)
+{
+	char path[PATH_MAX];
+
+	harden(self->root);
+	debian_knobs(self->root);
+	set_bound(self->root, "uevent", 0, 0);
+	put(self->root, "sbin/modprobe", "");
+	put(self->root, "usr/sbin/.keep", "");
+	snprintf(path, sizeof(path), "%s/usr/sbin/modprobe", self->root);
+	ASSERT_EQ(0, symlink("/sbin/modprobe", path));
+	put(self->root, MODPROBE_KNOB, "/usr/sbin/modprobe\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* Through a directory's absolute link, and "..", too. */
+	rm_file(self->root, "usr/sbin/modprobe");
+	snprintf(path, sizeof(path), "%s/usr/lib", self->root);
+	ASSERT_EQ(0, symlink("/sbin", path));
+	put(self->root, MODPROBE_KNOB, "/usr/lib/../../../usr/lib/modprobe\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}

@@ -434,6 +434,57 @@ TEST_F(umh, export_to_file_keeps_it_on_failure)
 	ASSERT_STREQ(before, after);
 }
 
+/*
+ * -o FILE replaces FILE's text, and nothing else: its mode, its owner
+ * and group, and a symlink (FILE stays one, and the file it names, in
+ * the root, gets the text), as an editor's save keeps them.
+ */
+TEST_F(umh, export_to_file_keeps_mode_owner_link)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	put(self->root, SYSCTL_CONF, "old\n");
+	chmod_rel(self->root, SYSCTL_CONF, 0640);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0640, mode_of(self->root, SYSCTL_CONF));
+	ASSERT_HAS(get(self->root, SYSCTL_CONF), "modprobe.bset = 65536");
+	/* An absolute link, which is the root's: not this machine's /srv. */
+	put(self->root, "srv/conf/umhcap.conf", "old\n");
+	chmod_rel(self->root, "srv/conf/umhcap.conf", 0600);
+	rm_file(self->root, SYSCTL_CONF);
+	snprintf(path, sizeof(path), "%s/" SYSCTL_CONF, self->root);
+	ASSERT_EQ(0, symlink("/srv/conf/umhcap.conf", path));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF)) TH_LOG("%s", res.err);
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_HAS(get(self->root, "srv/conf/umhcap.conf"), "modprobe.bset = 65536");
+	ASSERT_EQ(0600, mode_of(self->root, "srv/conf/umhcap.conf"));
+	ASSERT_HAS(res.out, "wrote /" SYSCTL_CONF " (a link to /srv/conf/umhcap.conf)");
+	/* A relative one. */
+	ASSERT_EQ(0, unlink(path));
+	ASSERT_EQ(0, symlink("../../srv/conf/umhcap.conf", path));
+	put(self->root, "srv/conf/umhcap.conf", "old\n");
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_HAS(get(self->root, "srv/conf/umhcap.conf"), "modprobe.bset = 65536");
+	/* Its owner and group, which root can give it. */
+	NEEDS_ROOT();
+	snprintf(real, sizeof(real), "%s/srv/conf/umhcap.conf", self->root);
+	ASSERT_EQ(0, chown(real, 1, 4));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0, stat(real, &st));
+	ASSERT_EQ(1U, st.st_uid);
+	ASSERT_EQ(4U, st.st_gid);
+	ASSERT_EQ(0600U, st.st_mode & 07777);
+}
+
 /* -n says what it would write, and writes nothing. */
 TEST_F(umh, export_to_file_dry_run)
 {
