@@ -246,6 +246,7 @@ int umh_replace(const char *path, const char *data, size_t len,
 			what, tmp, strerror(-err), path);
 		unlink(tmp);
 	} else {
+		umh_wrote(path);
 		sync_dir(dir);
 	}
 	free(tmp);
@@ -268,6 +269,7 @@ int umh_remove(const char *path)
 		umh_err("cannot remove %s: %s", path, strerror(errno));
 		return -1;
 	}
+	umh_wrote(path);
 	dir = slash ? umh_xasprintf("%.*s", (int)(slash - path), path) :
 		      umh_xstrdup(".");
 	sync_dir(dir);

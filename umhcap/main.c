@@ -332,19 +332,6 @@ static const char *normalize_root(const char *root)
 	return r;
 }
 
-/* May a->cmd have written something before its output failed? */
-static bool may_have_written(const struct umh_args *a)
-{
-	unsigned int takes = a->cmd->takes;
-
-	return (takes & UMH_TAKES_DRY_RUN) && !a->dry_run &&
-	       (!(takes & UMH_TAKES_APPLY) || a->apply) &&
-	       (!(takes & UMH_TAKES_OUTPUT) || a->output);
-}
-
-/* Set once the command itself runs, past its options and --help */
-static bool ran;
-
 static int run(int argc, char **argv, struct umh_args *a);
 
 /* Every path out goes through umh_exit_status(): stdout must be out. */
@@ -353,8 +340,7 @@ int main(int argc, char **argv)
 	struct umh_args a = { 0 };
 	int ret = run(argc, argv, &a);
 
-	return umh_exit_status(ret, ran && ret == UMH_EXIT_OK &&
-			       may_have_written(&a));
+	return umh_exit_status(ret);
 }
 
 static int run(int argc, char **argv, struct umh_args *a)
@@ -439,6 +425,5 @@ static int run(int argc, char **argv, struct umh_args *a)
 						  json, sizeof(json)));
 		return UMH_EXIT_ERROR;
 	}
-	ran = true;
 	return a->cmd->run(a);
 }
