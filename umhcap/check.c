@@ -640,10 +640,12 @@ int cmd_check(const struct umh_args *a)
 		judge_free(j);
 		return UMH_EXIT_ERROR;
 	}
-	if (c.json)
-		printf("{\"version\":1,\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
+	if (c.json) {
+		umh_print_json_begin();
+		printf(",\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
 		       st.per_purpose ? "true" : "false",
 		       no_record ? "false" : "true", caps_nbits());
+	}
 	check_ceilings(&c, &st, &rec, no_record, j);
 	umh_for_each(u)
 		if (u->id == UMH_ALL || st.per_purpose)

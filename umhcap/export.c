@@ -145,16 +145,19 @@ static void export_cmdline(FILE *f, const struct umh_state *st)
 /*
  * --json: each purpose the formats give, as they leave out one whose
  * bounds are open and whose helpers run as root: its bounds as given and
- * its ids (null: root), then the text of both formats, and the note the command line
- * format would print, or null.
+ * its identity (null on a kernel without them), then the text of both
+ * formats, the note the command line format would print, or null, and
+ * with --learned the saved boots learned from.
  */
-static void export_json(const struct umh_state *st, bool learned)
+static void export_json(const struct umh_state *st,
+			const struct umh_merge *learned)
 {
 	const struct umh_purpose_info *u;
 	const char *why = umh_cmdline_no_bounds(st), *sep = "";
 	char *text;
 
-	printf("{\"version\":1,\"learned\":%s,\"purposes\":[",
+	umh_print_json_begin();
+	printf(",\"learned\":%s,\"purposes\":[",
 	       learned ? "true" : "false");
 	umh_for_each(u) {
 		if (!umh_exported(st, u->id) ||
@@ -167,11 +170,11 @@ static void export_json(const struct umh_state *st, bool learned)
 		umh_print_json_mask("bset", umh_bound_given(st->b[u->id].bset));
 		umh_print_json_mask("inheritable",
 				    umh_bound_given(st->b[u->id].inh));
-		if (umh_is_root(&st->id[u->id]))
-			printf(",\"uid\":null,\"gid\":null}");
+		if (st->idents)
+			umh_print_json_ident("identity", &st->id[u->id]);
 		else
-			printf(",\"uid\":%u,\"gid\":%u}", st->id[u->id].uid,
-			       st->id[u->id].gid);
+			fputs(",\"identity\":null", stdout);
+		putchar('}');
 		sep = ",";
 	}
 	fputs("\n],\"sysctl\":", stdout);
@@ -183,6 +186,8 @@ static void export_json(const struct umh_state *st, bool learned)
 	umh_print_json_string(text);
 	free(text);
 	umh_print_json_field("note", why);
+	if (learned)
+		umh_print_json_learned_from(learned);
 	printf("}\n");
 }
 
@@ -235,7 +240,7 @@ int cmd_export(const struct umh_args *a)
 		return ret;
 	}
 	if (a->json) {
-		export_json(&st, a->learned);
+		export_json(&st, a->learned ? &m : NULL);
 		return UMH_EXIT_OK;
 	}
 	if (a->sysctl) {

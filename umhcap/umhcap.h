@@ -365,7 +365,19 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 		struct umh_state *cur, struct umh_state *learned,
 		struct umh_record *rec);
 
-/* print.c */
+/*
+ * print.c: every JSON member of a concept several commands print comes
+ * from one emitter here, in one shape (umhcap(8), JSON OUTPUT): a
+ * capability set, an identity, a refusal, the saved boots learned from,
+ * a purpose's record; and the schema's version, which every object opens
+ * with.
+ */
+#define UMH_JSON_VERSION	2
+void umh_print_json_begin(void);
+void umh_print_json_ident(const char *key, const struct umh_ident *id);
+void umh_print_json_refusal(const struct umh_refusal *r);
+void umh_print_json_learned_from(const struct umh_merge *m);
+void umh_print_json_record(const struct umh_record *rec, int p);
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
 void umh_print_json_string(const char *s);

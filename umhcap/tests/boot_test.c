@@ -481,7 +481,7 @@ TEST_F(umh, refusals_are_shown_never_learned)
 	ASSERT_HAS(res.out, "Never learned: a compromised helper asks for what it likes.");
 	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "coredump"));
 	ASSERT_TRUE(json_valid(res.out));
-	ASSERT_HAS(res.out, "\"refused\":[{\"cap\":\"cap_sys_admin\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
+	ASSERT_HAS(res.out, "\"refused\":[{\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
 	/* Learned as before: no refusal in the next boot's bounds. */
 	ASSERT_STREQ(before, learned_params(self->root, _metadata));
 	ASSERT_EQ(0, RUN(self->root, "boot"));

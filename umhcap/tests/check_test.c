@@ -472,7 +472,7 @@ static void same_findings(struct __test_metadata *_metadata,
 	ASSERT_EQ(code, RUN(root, "check", "--json"));
 	ASSERT_JSON(res.out);
 	ASSERT_TRUE(utf8_valid(res.out));
-	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"per_purpose\":", 27));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":2,\"per_purpose\":", 27));
 	at = res.out;
 	for (line = text; *line; line = end + 1) {
 		end = strchr(line, '\n');

@@ -537,11 +537,14 @@ TEST_F(umh, export_json)
 	ASSERT_EQ(0, RUN(self->root, "--json", "export"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_JSON(res.out);
-	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"learned\":false,\"purposes\":[\n",
-			     strlen("{\"version\":1,\"learned\":false,\"purposes\":[\n")));
-	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"open\":false,\"bset\":\"0x10000\",\"bset_caps\":[\"cap_sys_module\"],\"inheritable\":\"0x0\",\"inheritable_caps\":[],\"uid\":null,\"gid\":null}");
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":2,\"learned\":false,\"purposes\":[\n",
+			     strlen("{\"version\":2,\"learned\":false,\"purposes\":[\n")));
+	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"open\":false,\"bset\":\"0x10000\",\"bset_caps\":[\"cap_sys_module\"],\"inheritable\":\"0x0\",\"inheritable_caps\":[],\"identity\":{\"uid\":0,\"gid\":0}}");
 	ASSERT_HAS(res.out, "{\"purpose\":\"coredump\",\"open\":true,");
-	ASSERT_HAS(res.out, "\"uid\":998,\"gid\":997}");
+	ASSERT_HAS(res.out, "\"identity\":{\"uid\":998,\"gid\":997}}");
+	/* An open bound given as all 64 bits names only this kernel's. */
+	ASSERT_JSON_AT(res.out, "purposes.1.bset", "\"0xffffffffffffffff\"");
+	ASSERT_LACKS(res.out, "\"63\"");
 	/* Purposes left open, with root's ids, are left out. */
 	ASSERT_LACKS(res.out, "\"purpose\":\"uevent\"");
 	ASSERT_HAS(res.out, "\"sysctl\":\"kernel.usermodehelper.modprobe.bset = 65536\\u00090\\u000a");
@@ -575,7 +578,7 @@ TEST_F(umh, export_json)
 	sysctl = strdup(res.out);
 	ASSERT_EQ(0, RUN(self->root, "--json", "export", "--learned"));
 	ASSERT_JSON(res.out);
-	ASSERT_HAS(res.out, "{\"version\":1,\"learned\":true,");
+	ASSERT_HAS(res.out, "{\"version\":2,\"learned\":true,");
 	ASSERT_HAS(res.out, "\"purpose\":\"modprobe\",\"open\":false,");
 	ASSERT_NE(NULL, strchr(sysctl, '\n'));
 	*strchr(sysctl, '\n') = '\0';

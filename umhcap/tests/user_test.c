@@ -599,17 +599,16 @@ TEST_F(umh, user_json)
 	ASSERT_JSON(res.out);
 	ASSERT_LACKS(res.out, "would write");
 	ASSERT_JSON_AT(res.out, "dry_run", "true");
-	ASSERT_JSON_AT(res.out, "identities.0.purpose", "\"power\"");
-	ASSERT_JSON_AT(res.out, "identities.0.changed", "false");
-	ASSERT_JSON_AT(res.out, "identities.1.purpose", "\"initrd\"");
-	ASSERT_JSON_AT(res.out, "identities.1.uid_before", "0");
-	ASSERT_JSON_AT(res.out, "identities.1.gid_before", "0");
+	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"power\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.changed", "false");
+	ASSERT_JSON_AT(res.out, "purposes.1.purpose", "\"initrd\"");
+	ASSERT_JSON_AT(res.out, "purposes.1.before", "{\"uid\":0,\"gid\":0}");
 	snprintf(want, sizeof(want), "%u", w.uid);
-	ASSERT_JSON_AT(res.out, "identities.1.uid_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.1.after.uid", want);
 	snprintf(want, sizeof(want), "%u", w.gid);
-	ASSERT_JSON_AT(res.out, "identities.1.gid_after", want);
-	ASSERT_JSON_AT(res.out, "identities.1.changed", "true");
-	ASSERT_EQ(NULL, json_get(res.out, "identities.2"));
+	ASSERT_JSON_AT(res.out, "purposes.1.after.gid", want);
+	ASSERT_JSON_AT(res.out, "purposes.1.changed", "true");
+	ASSERT_EQ(NULL, json_get(res.out, "purposes.2"));
 	ASSERT_JSON_AT(res.out, "coredump_socket", "null");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
@@ -620,12 +619,12 @@ TEST_F(umh, user_json)
 			 w.user));
 	ASSERT_JSON(res.out);
 	ASSERT_JSON_AT(res.out, "dry_run", "false");
-	ASSERT_JSON_AT(res.out, "identities.0.gid_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.0.after.gid", want);
 	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "initrd"));
 	/* Back to root: before is the user. */
 	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-p", "initrd", "root"));
-	ASSERT_JSON_AT(res.out, "identities.0.gid_before", want);
-	ASSERT_JSON_AT(res.out, "identities.0.uid_after", "0");
+	ASSERT_JSON_AT(res.out, "purposes.0.before.gid", want);
+	ASSERT_JSON_AT(res.out, "purposes.0.after", "{\"uid\":0,\"gid\":0}");
 	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "initrd"));
 	/* An error: no JSON. */
 	ASSERT_EQ(2, RUN(self->root, "--json", "user", "-p", "initrd",
