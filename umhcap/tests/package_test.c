@@ -99,3 +99,39 @@ TEST_F(umh, package_purge_names_every_place_of_bounds)
 	ASSERT_STREQ("", res.err);
 	ASSERT_FALSE(exists(self->root, "calls"));
 }
+
+/*
+ * The users the measured table runs helpers as: the package makes every
+ * one no other package of Debian makes (systemd-coredump is systemd's),
+ * with a sysusers.d file dh_installsysusers installs and its postinst
+ * runs; purge leaves them, as Debian policy asks (their files may
+ * outlive the package).
+ */
+TEST(package_makes_the_users_of_the_table)
+{
+	char *sysusers = slurp_file(src_path("debian/umhcap.sysusers"));
+	char *postrm = slurp_file(src_path("debian/umhcap.postrm"));
+	char line[128];
+	size_t i;
+
+	if (!postrm)
+		SKIP(return, "no debian/ beside the sources");
+	ASSERT_NE(NULL, sysusers) TH_LOG("no debian/umhcap.sysusers");
+	for (i = 0; i < umh_measured_nr + umh_handlers_nr; i++) {
+		const char *user = i < umh_measured_nr ? umh_measured[i].user :
+				   umh_handlers[i - umh_measured_nr].user;
+
+		if (!user || !strcmp(user, "systemd-coredump"))
+			continue;
+		snprintf(line, sizeof(line), "\nu %s ", user);
+		EXPECT_TRUE(strstr(sysusers, line) != NULL)
+			TH_LOG("debian/umhcap.sysusers makes no %s", user);
+	}
+	/* Installed, and run by postinst: compat 13 needs the sequence. */
+	ASSERT_HAS(slurp_file(src_path("debian/control")),
+		   "dh-sequence-installsysusers");
+	ASSERT_LACKS(postrm, "deluser");
+	ASSERT_LACKS(postrm, "userdel");
+	free(sysusers);
+	free(postrm);
+}

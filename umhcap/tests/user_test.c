@@ -667,3 +667,22 @@ TEST_F(umh, user_json_coredump_socket)
 	ASSERT_JSON_AT(res.out, "coredump_socket.action", "\"close\"");
 	ASSERT_FALSE(exists(self->root, CD_DROPIN));
 }
+
+/*
+ * A user the table runs helpers as, missing: said so, and how to make
+ * it, by umhcap's package or by the package whose user it is.
+ */
+TEST_F(umh, user_of_the_table_missing)
+{
+	put(self->root, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\n");
+	put(self->root, "etc/group", "root:x:0:\n");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "modprobe", "umh-modprobe"));
+	ASSERT_HAS(res.err, "umhcap: unknown user \"umh-modprobe\": ");
+	ASSERT_HAS(res.err, "; it is the user umhcap's table runs modprobe's helpers as (umhcap policy), which umhcap's package makes: make it with: systemd-sysusers --root ");
+	ASSERT_HAS(res.err, " umhcap.conf\n");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "systemd-coredump"));
+	ASSERT_HAS(res.err, "; it is the user umhcap's table runs coredump's helpers as (umhcap policy), which systemd-coredump's package makes: apt-get install systemd-coredump\n");
+	/* Any other: as before. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "modprobe", "nobody-here"));
+	ASSERT_LACKS(res.err, "umhcap's table");
+}
