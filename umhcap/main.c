@@ -33,6 +33,22 @@ static const struct umh_cmd cmds[] = {
 "purpose's helpers run as.",
 	},
 	{
+		.name		= "status",
+		.run		= cmd_status,
+		.takes		= UMH_TAKES_JSON | UMH_TAKES_STATE_DIR,
+		.synopsis	= "[--json] [--state-dir DIR]",
+		.summary	= "one screen: record, bounds, next boot, saved boots",
+		.about		=
+"Show on one screen whether the kernel keeps its record of what helpers\n"
+"use and how many started; for the global bound and each purpose, the\n"
+"ceiling, who its helpers run as and how many started; where each bound\n"
+"and id of the next boot is set, file by file: the kernel command line\n"
+"(/etc/default/grub, /etc/default/grub.d, /etc/kernel/cmdline), then\n"
+"/etc/sysctl.conf and /etc/sysctl.d; how many boots umhcap save kept;\n"
+"and how many refusals this boot logged.  It writes nothing.  With\n"
+"--json, the same as one object.",
+	},
+	{
 		.name		= "drop",
 		.run		= cmd_drop,
 		.takes		= SET_TAKES,

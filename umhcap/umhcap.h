@@ -29,8 +29,8 @@
  *   cmdline.c        the usermodehelper.* kernel parameters of a state
  *   opts.c           every command's options and arguments, and its
  *                    --help
- *   show.c, dropkeep.c (drop and keep), user.c, learn.c, check.c,
- *   policy.c, export.c, trace.c, save.c, boot.c
+ *   show.c, status.c, dropkeep.c (drop and keep), user.c, learn.c,
+ *   check.c, policy.c, export.c, trace.c, save.c, boot.c
  *                    the commands, each in the file of its name, which
  *                    use none of each other
  *   main.c           the global options, and the table of commands
@@ -478,6 +478,7 @@ void umh_print_words(const char *label, const char *words);
 
 /* The commands main.c dispatches to. */
 int cmd_show(const struct umh_args *a);
+int cmd_status(const struct umh_args *a);
 int cmd_drop(const struct umh_args *a);	/* dropkeep.c */
 int cmd_keep(const struct umh_args *a);	/* dropkeep.c */
 int cmd_user(const struct umh_args *a);

@@ -38,11 +38,11 @@ static const char *complete(const char *line)
 /* The commands, from umhcap --help: each once, and nothing else. */
 TEST(completion_of_commands)
 {
-	ASSERT_STREQ("boot check drop export keep learn policy refusals save show trace user ",
+	ASSERT_STREQ("boot check drop export keep learn policy refusals save show status trace user ",
 		     complete("umhcap "));
 	ASSERT_STREQ("drop ", complete("umhcap dr"));
 	/* After --root DIR, still the command. */
-	ASSERT_STREQ("save show ", complete("umhcap --root /tmp s"));
+	ASSERT_STREQ("save show status ", complete("umhcap --root /tmp s"));
 	ASSERT_STREQ("--root ", complete("umhcap --ro"));
 	ASSERT_STREQ("--help --hex ", complete("umhcap --he"));
 	ASSERT_STREQ("--json ", complete("umhcap --j"));
