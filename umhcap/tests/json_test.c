@@ -110,7 +110,7 @@ TEST_F(umh, json_one_shape_per_concept)
 		{ "export", "--json" }, { "policy" }, { "save", "-n" },
 		{ "user", "-n", "-p", "modprobe,coredump", "root" },
 		{ "refusals" }, { "check" },
-		{ "drop", "-n", "-p", "coredump", "cap_kill" },
+		{ "drop", "-n", "-p", "coredump", "cap_kill" }, { "status" },
 	};
 	char out[ARRAY_SIZE(runs)][1 << 16];
 	size_t i;
@@ -146,6 +146,8 @@ TEST_F(umh, json_one_shape_per_concept)
 	/* A refusal, in learn and in refusals. */
 	refusal_shape(_metadata, out[1], "purposes.1.refused.0");
 	refusal_shape(_metadata, out[9], "boots.0.refusals.0");
+	refusal_shape(_metadata, out[12], "refusals.0");
+	ASSERT_JSON_AT(out[12], "purposes.1.identity", "{\"uid\":0,\"gid\":0}");
 	/* Helpers started: a number, per purpose and in all, learn and save. */
 	ASSERT_KIND(out[1], "started", NUMBER);
 	ASSERT_KIND(out[1], "purposes.0.started", NUMBER);
