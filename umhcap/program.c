@@ -177,11 +177,11 @@ const struct umh_handler *umh_handler_row(const char *root,
 static void key_conf(const char *root, const char *file,
 		     umh_key_handler_fn fn, void *arg)
 {
-	char *path = umh_xasprintf("%s%s", root, file);
+	char *path = umh_root_path(root, file);
 	char *text, *line, *s, *f[5];
 	size_t len, i;
 
-	if (umh_read_all(path, KNOB_MAX * 16, &text, &len)) {
+	if (!path || umh_read_all(path, KNOB_MAX * 16, &text, &len)) {
 		free(path);
 		return;
 	}

@@ -794,6 +794,15 @@ TEST_F(umh, check_root_symlinks_stay_in_the_root)
 	put(self->root, MODPROBE_KNOB, "/usr/lib/../../../usr/lib/modprobe\n");
 	ASSERT_EQ(0, RUN(self->root, "check"));
 	ASSERT_STREQ("no findings\n", res.out);
+	/* request-key's configuration, a link to a file of the root's. */
+	put(self->root, "srv/keys/cifs.conf",
+	    "create cifs.spnego * * /usr/sbin/cifs.upcall %%k\n");
+	put(self->root, "etc/request-key.d/.keep", "");
+	snprintf(path, sizeof(path), "%s/etc/request-key.d/cifs.spnego.conf",
+		 self->root);
+	ASSERT_EQ(0, symlink("/srv/keys/cifs.conf", path));
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "note: request_key: /usr/sbin/cifs.upcall, for cifs.spnego keys (/etc/request-key.d/cifs.spnego.conf), needs ");
 }
 
 /*
