@@ -82,7 +82,7 @@ static void add(struct settings *ss, int p, const char *file,
  */
 static int scan_cmdline(struct settings *ss, const char *file, char *text)
 {
-	char *line, *s, *w, *item, *colon, *rest;
+	char *line, *s, *w, *list, *items, *item, *colon;
 	const char *param;
 	int p, found = 0;
 	size_t n;
@@ -98,24 +98,21 @@ static int scan_cmdline(struct settings *ss, const char *file, char *text)
 				continue;
 			w += n + 1;
 			n = strcspn(w, " \t\"'");
-			rest = umh_xasprintf("%.*s", (int)n, w);
-			for (item = rest; item; item = colon) {
-				char *next = strchr(item, ',');
-
-				if (next)
-					*next++ = '\0';
-				colon = next;
-				next = strchr(item, ':');
-				if (!next)
+			/* PURPOSE:VALUE,...: a malformed item is check's. */
+			items = list = umh_xasprintf("%.*s", (int)n, w);
+			while ((item = strsep(&items, ","))) {
+				colon = strchr(item, ':');
+				if (!colon)
 					continue;
-				*next = '\0';
+				*colon = '\0';
 				p = umh_purpose_lookup(item);
 				if (p < 0)
 					continue;
-				add(ss, p, file, param, next + 1, strlen(next + 1));
+				add(ss, p, file, param, colon + 1,
+				    strlen(colon + 1));
 				found++;
 			}
-			free(rest);
+			free(list);
 		}
 	}
 	return found;
