@@ -84,12 +84,13 @@ static void done_json(const struct boot_done *d)
  * "parameters":..,"learned_from":..,"loader":..,"file":..,..}
  */
 static void write_json(const struct umh_args *a, const char *params,
-		       const char *from, const struct boot_done *d)
+		       const struct umh_merge *m, const struct boot_done *d)
 {
-	printf("{\"version\":1,\"dry_run\":%s,\"action\":\"write\"",
+	umh_print_json_begin();
+	printf(",\"dry_run\":%s,\"action\":\"write\"",
 	       a->dry_run ? "true" : "false");
 	umh_print_json_field("parameters", params);
-	umh_print_json_field("learned_from", from);
+	umh_print_json_learned_from(m);
 	putchar(',');
 	done_json(d);
 	printf("}\n");
@@ -316,7 +317,7 @@ static int boot_grub(const struct umh_args *a, const char *params,
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
 	else if (a->json)
-		write_json(a, params, from, &(struct boot_done){
+		write_json(a, params, m, &(struct boot_done){
 			.loader = "grub", .file = path, .contents = text,
 			.replaced = -1, .next = GRUB_NEXT NEXT_BOUNDS });
 	else if (!a->dry_run) {
@@ -332,7 +333,7 @@ static int boot_grub(const struct umh_args *a, const char *params,
 }
 
 static int boot_kernel_install(const struct umh_args *a, const char *params,
-			       const char *from)
+			       const struct umh_merge *m, const char *from)
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
 	char *source, *line, *text, *made = NULL, *under;
@@ -354,7 +355,7 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
 	else if (a->json)
-		write_json(a, params, from, &(struct boot_done){
+		write_json(a, params, m, &(struct boot_done){
 			.loader = "kernel-install", .file = path,
 			.contents = text, .replaced = replaced,
 			.made_from = exists ? NULL : source,
@@ -472,7 +473,8 @@ static void remove_json(const struct umh_args *a, bool grub, int replaced,
 	char *grub_path = umh_xasprintf("%s" GRUB_CFG, a->root);
 	char *ki_path = umh_xasprintf("%s" KI_CMDLINE, a->root);
 
-	printf("{\"version\":1,\"dry_run\":%s,\"action\":\"remove\",\"removed\":[",
+	umh_print_json_begin();
+	printf(",\"dry_run\":%s,\"action\":\"remove\",\"removed\":[",
 	       a->dry_run ? "true" : "false");
 	if (grub) {
 		fputs("\n  {", stdout);
@@ -561,7 +563,7 @@ int cmd_boot(const struct umh_args *a)
 	else {
 		/* Either says why it failed; the file is as it was. */
 		ret = use_kernel_install(a) ?
-		      boot_kernel_install(a, params, from) :
+		      boot_kernel_install(a, params, &m, from) :
 		      boot_grub(a, params, &m, from);
 		if (ret)
 			umh_nothing_written("boot");

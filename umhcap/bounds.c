@@ -243,6 +243,8 @@ static int write_value(const char *path, const char *fmt, ...)
 		err = -EIO;
 	if (close(fd) && !err)
 		err = -errno;
+	/* Even a write that failed may have changed it. */
+	umh_wrote(path);
 	return err;
 }
 

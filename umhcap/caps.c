@@ -148,14 +148,18 @@ char *caps_format(uint64_t mask)
 	return pos;
 }
 
-/* A JSON array of capability names. Names from libcap need no escaping. */
+/*
+ * A JSON array of the names of the capabilities of @mask this kernel
+ * knows: a bit above them (an open bound's, given as all 64) is in the
+ * mask, and names nothing.  Names from libcap need no escaping.
+ */
 void caps_json(FILE *f, uint64_t mask)
 {
 	const char *sep = "";
-	int i;
+	int i, n = caps_nbits();
 
 	fputc('[', f);
-	for (i = 0; i < 64; i++) {
+	for (i = 0; i < n; i++) {
 		if (!(mask & (1ULL << i)))
 			continue;
 		fprintf(f, "%s\"", sep);

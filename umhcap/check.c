@@ -30,6 +30,10 @@
 
 #include "umhcap.h"
 
+/* A command line's item is fixed where it is set. */
+#define CMDLINE_FIX \
+	"; correct it where the boot loader gets it (/etc/default/grub, /etc/kernel/cmdline), or, if umhcap wrote it: umhcap boot --remove"
+
 struct check {
 	bool json;		/* --json */
 	int findings;
@@ -82,21 +86,56 @@ static void finding(struct check *c, const char *kind, int purpose,
 
 #define note(c, ...)	finding(c, NULL, UMH_ALL, 0, __VA_ARGS__)
 
+/* @mask as --allow takes it for purpose @p: "p:cap_a,p:cap_b". */
+static char *allow_arg(int p, uint64_t mask)
+{
+	char *list = caps_list(mask), *s = list, *tok, *buf;
+	const char *sep = "";
+	size_t len;
+	FILE *f;
+
+	f = umh_xmemstream(&buf, &len);
+	while ((tok = strsep(&s, ","))) {
+		fprintf(f, "%s%s:%s", sep, umh_purpose_name(p),
+			tok + strspn(tok, " "));
+		sep = ",";
+	}
+	umh_xmemclose(f);
+	free(list);
+	return buf;
+}
+
+/* @mask as keep takes it: "cap_a,cap_b", or "none". */
+static char *keep_arg(uint64_t mask)
+{
+	char *list = caps_list(mask), *s, *d;
+
+	for (s = d = list; *s; s++)
+		if (*s != ' ')
+			*d++ = *s;
+	*d = '\0';
+	return list;
+}
+
 static void check_agree(struct check *c, int p, const struct umh_bound *b)
 {
 	const char *who = umh_purpose_name(p);
 	uint64_t ob = b->bset & ~b->inh, oi = b->inh & ~b->bset;
-	char *only_b, *only_i;
+	char *only_b, *only_i, *both;
 
 	if (!ob && !oi)
 		return;
 	only_b = caps_format(ob);
 	only_i = caps_format(oi);
+	/* drop clears both: what only one holds goes from it. */
+	both = keep_arg(ob | oi);
 	finding(c, "disagree", p, ob | oi,
-		"%s: bset and inheritable disagree:%s%s%s%s%s", who,
-		ob ? " only in bset: " : "", ob ? only_b : "",
+		"%s: bset and inheritable disagree:%s%s%s%s%s; make them agree: umhcap drop -p %s %s",
+		who, ob ? " only in bset: " : "", ob ? only_b : "",
 		ob && oi ? ";" : "",
-		oi ? " only in inheritable: " : "", oi ? only_i : "");
+		oi ? " only in inheritable: " : "", oi ? only_i : "",
+		who, both);
+	free(both);
 	free(only_b);
 	free(only_i);
 }
@@ -130,8 +169,8 @@ static void check_item(struct check *c, const char *param, char *item)
 
 	if (!*item) {
 		finding(c, "cmdline", UMH_ALL, 0,
-			"cmdline: %s: empty item: %s %s is bounded to nothing",
-			param, whose, set);
+			"cmdline: %s: empty item: %s %s is bounded to nothing%s",
+			param, whose, set, CMDLINE_FIX);
 		return;
 	}
 	/*
@@ -141,8 +180,8 @@ static void check_item(struct check *c, const char *param, char *item)
 	esc = umh_escape(item, strlen(item));
 	if (!colon) {
 		finding(c, "cmdline", UMH_ALL, 0,
-			"cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing",
-			param, esc, whose, set);
+			"cmdline: %s: missing colon in item \"%s\": %s %s is bounded to nothing%s",
+			param, esc, whose, set, CMDLINE_FIX);
 		free(esc);
 		return;
 	}
@@ -153,15 +192,15 @@ static void check_item(struct check *c, const char *param, char *item)
 	mask = umh_escape(colon + 1, strlen(colon + 1));
 	if (p < 0) {
 		finding(c, "cmdline", UMH_ALL, 0,
-			"cmdline: %s: unknown purpose \"%s\" in item \"%s\": %s %s is bounded to nothing",
-			param, name, esc, whose, set);
+			"cmdline: %s: unknown purpose \"%s\" in item \"%s\": %s %s is bounded to nothing%s",
+			param, name, esc, whose, set, CMDLINE_FIX);
 	} else if (!valid_hex(colon + 1)) {
 		if (p != UMH_ALL)
 			snprintf(whose, sizeof(whose), "%s's",
 				 umh_purpose_name(p));
 		finding(c, "cmdline", p, 0,
-			"cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing",
-			param, mask, esc, whose, set);
+			"cmdline: %s: bad hex mask \"%s\" in item \"%s\": %s %s is bounded to nothing%s",
+			param, mask, esc, whose, set, CMDLINE_FIX);
 	}
 	free(mask);
 	free(name);
@@ -196,18 +235,18 @@ static void check_id_item(struct check *c, const char *param, char *item)
 	}
 	if (p < 0) {
 		finding(c, "cmdline", UMH_ALL, 0,
-			"cmdline: %s: malformed item \"%s\": every helper is bounded to nothing",
-			param, esc);
+			"cmdline: %s: malformed item \"%s\": every helper is bounded to nothing%s",
+			param, esc, CMDLINE_FIX);
 	} else if (!valid_id(colon + 1)) {
 		id = umh_escape(colon + 1, strlen(colon + 1));
 		if (p == UMH_ALL)
 			finding(c, "cmdline", p, 0,
-				"cmdline: %s: bad id \"%s\" in item \"%s\": every helper is bounded to nothing",
-				param, id, esc);
+				"cmdline: %s: bad id \"%s\" in item \"%s\": every helper is bounded to nothing%s",
+				param, id, esc, CMDLINE_FIX);
 		else
 			finding(c, "cmdline", p, 0,
-				"cmdline: %s: bad id \"%s\" in item \"%s\": %s's helpers are bounded to nothing",
-				param, id, esc, umh_purpose_name(p));
+				"cmdline: %s: bad id \"%s\" in item \"%s\": %s's helpers are bounded to nothing%s",
+				param, id, esc, umh_purpose_name(p), CMDLINE_FIX);
 		free(id);
 	}
 	free(esc);
@@ -305,16 +344,20 @@ static void check_measured(struct check *c, const struct umh_state *st,
 			   const struct umh_measured *m)
 {
 	uint64_t excess = umh_ceiling(st, m->purpose) & ~m->caps;
-	char *need, *ex;
+	char *need, *ex, *keep;
 
 	if (!excess)
 		return;
 	need = caps_format(m->caps);
-	ex = caps_list(excess);
+	ex = caps_format(excess);
+	/* keep narrows only: what the bound still holds of the row's set */
+	keep = keep_arg(m->caps & st->b[m->purpose].bset);
 	finding(c, "ceiling", m->purpose, excess,
-		"%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s",
+		"%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s; bound it to that: umhcap keep -p %s %s",
 		umh_purpose_name(m->purpose), m->program, m->package,
-		m->version, umh_measured_conf_name(m->conf), need, ex);
+		m->version, umh_measured_conf_name(m->conf), need, ex,
+		umh_purpose_name(m->purpose), keep);
+	free(keep);
 	free(need);
 	free(ex);
 }
@@ -343,11 +386,11 @@ static void check_unmeasured(struct check *c, const struct umh_state *st,
 	} else {
 		why = umh_xstrdup("no helper of this purpose was measured");
 	}
-	ex = caps_list(excess);
+	ex = caps_format(excess);
 	if (no_record) {
 		finding(c, "ceiling", p, excess,
-			"%s: %s, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing",
-			name, why, ex);
+			"%s: %s, and this kernel keeps no record of what its helpers use; its ceiling allows: %s; bound it to nothing: umhcap drop -p %s all",
+			name, why, ex, name);
 		free(ex);
 		free(why);
 		return;
@@ -371,7 +414,7 @@ static void check_no_program(struct check *c, const struct umh_state *st,
 
 	if (!ceiling)
 		return;
-	allows = caps_list(ceiling);
+	allows = caps_format(ceiling);
 	finding(c, "ceiling", p, ceiling,
 		"%s: no helper of this purpose starts (%s: %s); its ceiling allows: %s; bound it to nothing: umhcap drop -p %s all",
 		name, prog->knob, prog->why, allows, name);
@@ -383,15 +426,17 @@ static void check_global(struct check *c, const struct umh_state *st)
 {
 	uint64_t need = umh_measured_union();
 	uint64_t excess = st->b[UMH_ALL].bset & ~need;
-	char *needed, *ex;
+	char *needed, *ex, *keep;
 
 	if (!excess)
 		return;
 	needed = caps_format(need);
-	ex = caps_list(excess);
+	ex = caps_format(excess);
+	keep = keep_arg(need & st->b[UMH_ALL].bset);
 	finding(c, "ceiling", UMH_ALL, excess,
-		"%s: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s",
-		umh_purpose_name(UMH_ALL), needed, ex);
+		"%s: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s; bound it to that: umhcap keep -p all %s",
+		umh_purpose_name(UMH_ALL), needed, ex, keep);
+	free(keep);
 	free(needed);
 	free(ex);
 }
@@ -424,7 +469,7 @@ static void check_record(struct check *c, const struct umh_state *st,
 	const struct umh_purpose_info *u;
 	unsigned long long n;
 	uint64_t allowed, used;
-	char *list;
+	char *list, *give;
 	int p;
 
 	umh_for_each_purpose(u) {
@@ -438,15 +483,17 @@ static void check_record(struct check *c, const struct umh_state *st,
 		if ((allowed & ~used) && j[p].row) {
 			list = caps_format(allowed & ~used);
 			finding(c, "unused", p, allowed & ~used,
-				"%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; 'umhcap learn --apply' narrows it",
-				u->name, n, list);
+				"%s: the bound allows capabilities its helpers never used since boot (%llu started): %s; narrow it to what they used: umhcap learn --apply %s",
+				u->name, n, list, u->name);
 			free(list);
 		}
 		if (used & ~allowed) {
 			list = caps_format(used & ~allowed);
+			give = allow_arg(p, used & ~allowed);
 			finding(c, "refused", p, used & ~allowed,
-				"%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now",
-				u->name, list);
+				"%s: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now; give them back from the next boot: umhcap boot --allow %s",
+				u->name, list, give);
+			free(give);
 			free(list);
 		}
 	}
@@ -494,25 +541,6 @@ static void note_global(struct check *c, const struct umh_state *st)
 	note(c, "per-purpose bounds are not available on this kernel; checked the global bound against what any measured helper needs; every helper gets it, so what one helper needs every helper gets: %s",
 	     shared);
 	free(shared);
-}
-
-/* @mask as --allow takes it for purpose @p: "p:cap_a,p:cap_b". */
-static char *allow_arg(int p, uint64_t mask)
-{
-	char *list = caps_list(mask), *s = list, *tok, *buf;
-	const char *sep = "";
-	size_t len;
-	FILE *f;
-
-	f = umh_xmemstream(&buf, &len);
-	while ((tok = strsep(&s, ","))) {
-		fprintf(f, "%s%s:%s", sep, umh_purpose_name(p),
-			tok + strspn(tok, " "));
-		sep = ",";
-	}
-	umh_xmemclose(f);
-	free(list);
-	return buf;
 }
 
 struct key_handlers {
@@ -612,10 +640,12 @@ int cmd_check(const struct umh_args *a)
 		judge_free(j);
 		return UMH_EXIT_ERROR;
 	}
-	if (c.json)
-		printf("{\"version\":1,\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
+	if (c.json) {
+		umh_print_json_begin();
+		printf(",\"per_purpose\":%s,\"record\":%s,\"cap_bits\":%d,\"findings\":[",
 		       st.per_purpose ? "true" : "false",
 		       no_record ? "false" : "true", caps_nbits());
+	}
 	check_ceilings(&c, &st, &rec, no_record, j);
 	umh_for_each(u)
 		if (u->id == UMH_ALL || st.per_purpose)

@@ -80,7 +80,8 @@ static void set_json(const struct umh_args *a, const struct umh_state *st,
 	const struct umh_purpose_info *u;
 	const char *sep = "";
 
-	printf("{\"version\":1,\"command\":\"%s\",\"dry_run\":%s,\"bounds\":[",
+	umh_print_json_begin();
+	printf(",\"command\":\"%s\",\"dry_run\":%s,\"bounds\":[",
 	       a->cmd->name, a->dry_run ? "true" : "false");
 	umh_for_each(u) {
 		if (!a->sel[u->id])

@@ -21,8 +21,12 @@
  * files: a shell's "> FILE" empties FILE before export has read a bound,
  * and leaves it empty or cut short if export then fails.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "umhcap.h"
 
@@ -66,12 +70,34 @@ static void export_sysctl_all(FILE *f, const struct umh_state *st)
 static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 			  const char *from)
 {
-	char *path = umh_xasprintf("%s%s", a->root, a->output);
-	char *now = umh_time_iso(time(NULL)), *text = NULL, *under;
+	char *path = umh_root_path(a->root, a->output), *link = NULL;
+	char *now, *text = NULL, *under;
+	unsigned int mode = 0644;
+	long uid = -1, gid = -1;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct stat fst;
+	FILE *f;
 	int ret = UMH_EXIT_OK;
 
+	if (!path) {
+		umh_err("cannot write %s: %s", a->output, strerror(errno));
+		return UMH_EXIT_ERROR;
+	}
+	/*
+	 * FILE's text is replaced, nothing else: a link stays one, and the
+	 * file it names keeps its mode, owner and group.
+	 */
+	if (strcmp(path + strlen(a->root), a->output))
+		link = umh_xasprintf(" (a link to %s)", path + strlen(a->root));
+	if (!stat(path, &fst) && S_ISREG(fst.st_mode)) {
+		mode = fst.st_mode & 07777;
+		if (fst.st_uid != geteuid())
+			uid = fst.st_uid;
+		if (fst.st_gid != getegid())
+			gid = fst.st_gid;
+	}
+	now = umh_time_iso(time(NULL));
+	f = open_memstream(&text, &len);
 	if (!f)
 		umh_oom();
 	fprintf(f, "# Written by umhcap export at %s; umhcap rewrites this file\n"
@@ -82,12 +108,14 @@ static int export_to_file(const struct umh_args *a, const struct umh_state *st,
 		umh_oom();
 	under = umh_under_root();
 	if (a->dry_run)
-		printf("%s-n, nothing written: would write the above to %s%s\n",
-		       text, a->output, under);
-	else if (umh_replace(path, text, len, 0644, -1, -1))
+		printf("%s-n, nothing written: would write the above to %s%s%s\n",
+		       text, a->output, under, link ?: "");
+	else if (umh_replace(path, text, len, mode, uid, gid))
 		ret = UMH_EXIT_ERROR;
 	else
-		printf("wrote %s%s: the bounds %s\n", a->output, under, from);
+		printf("wrote %s%s%s: the bounds %s\n", a->output, under,
+		       link ?: "", from);
+	free(link);
 	free(under);
 	free(text);
 	free(now);
@@ -117,16 +145,19 @@ static void export_cmdline(FILE *f, const struct umh_state *st)
 /*
  * --json: each purpose the formats give, as they leave out one whose
  * bounds are open and whose helpers run as root: its bounds as given and
- * its ids (null: root), then the text of both formats, and the note the command line
- * format would print, or null.
+ * its identity (null on a kernel without them), then the text of both
+ * formats, the note the command line format would print, or null, and
+ * with --learned the saved boots learned from.
  */
-static void export_json(const struct umh_state *st, bool learned)
+static void export_json(const struct umh_state *st,
+			const struct umh_merge *learned)
 {
 	const struct umh_purpose_info *u;
 	const char *why = umh_cmdline_no_bounds(st), *sep = "";
 	char *text;
 
-	printf("{\"version\":1,\"learned\":%s,\"purposes\":[",
+	umh_print_json_begin();
+	printf(",\"learned\":%s,\"purposes\":[",
 	       learned ? "true" : "false");
 	umh_for_each(u) {
 		if (!umh_exported(st, u->id) ||
@@ -139,11 +170,11 @@ static void export_json(const struct umh_state *st, bool learned)
 		umh_print_json_mask("bset", umh_bound_given(st->b[u->id].bset));
 		umh_print_json_mask("inheritable",
 				    umh_bound_given(st->b[u->id].inh));
-		if (umh_is_root(&st->id[u->id]))
-			printf(",\"uid\":null,\"gid\":null}");
+		if (st->idents)
+			umh_print_json_ident("identity", &st->id[u->id]);
 		else
-			printf(",\"uid\":%u,\"gid\":%u}", st->id[u->id].uid,
-			       st->id[u->id].gid);
+			fputs(",\"identity\":null", stdout);
+		putchar('}');
 		sep = ",";
 	}
 	fputs("\n],\"sysctl\":", stdout);
@@ -155,6 +186,8 @@ static void export_json(const struct umh_state *st, bool learned)
 	umh_print_json_string(text);
 	free(text);
 	umh_print_json_field("note", why);
+	if (learned)
+		umh_print_json_learned_from(learned);
 	printf("}\n");
 }
 
@@ -207,7 +240,7 @@ int cmd_export(const struct umh_args *a)
 		return ret;
 	}
 	if (a->json) {
-		export_json(&st, a->learned);
+		export_json(&st, a->learned ? &m : NULL);
 		return UMH_EXIT_OK;
 	}
 	if (a->sysctl) {

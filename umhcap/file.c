@@ -67,6 +67,71 @@ int umh_read_all(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
+/* At most this many symlinks in one path, as the kernel's MAXSYMLINKS. */
+#define ROOT_MAX_LINKS	40
+
+/*
+ * @root + @path, with every symlink of @path resolved as @root's own
+ * system resolves it booted: an absolute target from @root, and ".."
+ * never above it.  A part that is not there is kept as it is, so that a
+ * file to be made gets its name.  The caller frees the result.  NULL,
+ * errno ELOOP, after too many links.
+ */
+char *umh_root_path(const char *root, const char *path)
+{
+	char *done = umh_xstrdup(""), *todo = umh_xstrdup(path), *full, *t;
+	char target[PATH_MAX];
+	const char *comp, *rest;
+	int links = 0;
+	size_t n;
+	ssize_t len;
+	struct stat st;
+
+	for (rest = todo; ; ) {
+		rest += strspn(rest, "/");
+		if (!*rest)
+			break;
+		comp = rest;
+		n = strcspn(comp, "/");
+		rest = comp + n;
+		if (n == 1 && comp[0] == '.')
+			continue;
+		if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+			t = strrchr(done, '/');
+			if (t)
+				*t = '\0';
+			continue;
+		}
+		t = umh_xasprintf("%s/%.*s", done, (int)n, comp);
+		full = umh_xasprintf("%s%s", root, t);
+		if (lstat(full, &st) || !S_ISLNK(st.st_mode)) {
+			free(full);
+			free(done);
+			done = t;
+			continue;
+		}
+		len = readlink(full, target, sizeof(target) - 1);
+		free(full);
+		free(t);
+		if (len < 0 || ++links > ROOT_MAX_LINKS) {
+			free(done);
+			free(todo);
+			errno = len < 0 ? errno : ELOOP;
+			return NULL;
+		}
+		target[len] = '\0';
+		if (target[0] == '/')
+			done[0] = '\0';
+		t = umh_xasprintf("%s/%s", target, rest);
+		free(todo);
+		rest = todo = t;
+	}
+	full = umh_xasprintf("%s%s", root, *done ? done : "/");
+	free(done);
+	free(todo);
+	return full;
+}
+
 /*
  * Make ROOT/@dir and every directory above it, below @root, that is not
  * there, each mode 0755 whatever the umask.  Returns 0, or -1 after an
@@ -181,6 +246,7 @@ int umh_replace(const char *path, const char *data, size_t len,
 			what, tmp, strerror(-err), path);
 		unlink(tmp);
 	} else {
+		umh_wrote(path);
 		sync_dir(dir);
 	}
 	free(tmp);
@@ -203,6 +269,7 @@ int umh_remove(const char *path)
 		umh_err("cannot remove %s: %s", path, strerror(errno));
 		return -1;
 	}
+	umh_wrote(path);
 	dir = slash ? umh_xasprintf("%.*s", (int)(slash - path), path) :
 		      umh_xstrdup(".");
 	sync_dir(dir);

@@ -50,25 +50,15 @@ static void text_refused(const struct umh_refusals *rs, const char *boot,
 
 static void json_refused(const struct umh_refusals *rs, int p)
 {
-	const struct umh_refusal *r;
 	const char *sep = "";
-	char *cap;
 	size_t i;
 
 	fputs(",\"refused\":[", stdout);
 	for (i = 0; i < rs->n; i++) {
-		r = &rs->r[i];
-		if (r->purpose != p)
+		if (rs->r[i].purpose != p)
 			continue;
-		cap = caps_list(1ULL << r->cap);
-		printf("%s{\"cap\":", sep);
-		umh_print_json_string(cap);
-		fputs(",\"program\":", stdout);
-		umh_print_json_string(r->exe);
-		fputs(",\"boot_id\":", stdout);
-		umh_print_json_string(r->boot);
-		printf(",\"count\":%lu}", r->count);
-		free(cap);
+		fputs(sep, stdout);
+		umh_print_json_refusal(&rs->r[i]);
 		sep = ",";
 	}
 	putchar(']');
@@ -116,10 +106,10 @@ static void json_purpose(const struct umh_state *st,
 {
 	uint64_t allowed = umh_ceiling(st, p), used = rec->used[p];
 
-	printf("%s\n    {\"purpose\":\"%s\",\"started\":%llu,\"idle\":%s",
-	       first ? "" : ",", umh_purpose_name(p),
-	       rec->started[p], umh_idle(rec, p) ? "true" : "false");
-	umh_print_json_mask("used", used);
+	printf("%s\n    {\"purpose\":\"%s\"", first ? "" : ",",
+	       umh_purpose_name(p));
+	umh_print_json_record(rec, p);
+	printf(",\"idle\":%s", umh_idle(rec, p) ? "true" : "false");
 	umh_print_json_mask("allowed", allowed);
 	umh_print_json_mask("never_used", allowed & ~used);
 	umh_print_json_mask("now_refused", used & ~allowed);
@@ -127,28 +117,6 @@ static void json_purpose(const struct umh_state *st,
 	umh_print_json_mask("learned_inheritable", learned->b[p].inh);
 	json_refused(rs, p);
 	putchar('}');
-}
-
-/*
- * ,"learned_from":{...}: this boot's id, whether --this-boot left the
- * saved boots out, how many were merged and over what time, whether this
- * boot's saved file was superseded, and how many files were refused.
- */
-static void json_merge(const struct umh_merge *m)
-{
-	printf(",\n \"learned_from\":{\"boot_id\":");
-	if (m->boot_id[0])
-		printf("\"%s\"", m->boot_id);
-	else
-		printf("null");
-	printf(",\"this_boot_only\":%s,\"saved_boots\":%d,\"first_saved\":",
-	       m->this_boot ? "true" : "false", m->saved);
-	if (m->saved)
-		printf("%lld,\"last_saved\":%lld", m->first, m->last);
-	else
-		printf("null,\"last_saved\":null");
-	printf(",\"superseded\":%s,\"refused\":%d}",
-	       m->superseded ? "true" : "false", m->refused);
 }
 
 static void report(const struct umh_args *a, const struct umh_state *st,
@@ -169,9 +137,9 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		umh_refusals_free(&rs);
 
 	if (a->json) {
-		printf("{\"version\":1,\"cap_bits\":%d,\"started\":%llu",
-		       caps_nbits(), rec->started[UMH_ALL]);
-		umh_print_json_mask("used", rec->used[UMH_ALL]);
+		umh_print_json_begin();
+		printf(",\"cap_bits\":%d", caps_nbits());
+		umh_print_json_record(rec, UMH_ALL);
 		printf(",\"purposes\":[");
 		umh_for_each_purpose(u) {
 			if (!a->sel[u->id])
@@ -181,7 +149,7 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		}
 		printf("\n  ]");
 		umh_print_json_idents(st, a->sel);
-		json_merge(m);
+		umh_print_json_learned_from(m);
 		printf("\n}\n");
 		umh_refusals_free(&rs);
 		return;
@@ -308,14 +276,11 @@ static void apply_json(const struct umh_args *a, const struct apply_state *as,
 {
 	const struct umh_purpose_info *u;
 	const char *sep = "";
-	char *from = NULL;
 
-	if (m->saved || m->refused || m->superseded)
-		from = umh_merge_describe(a->root, m);
-	printf("{\"version\":1,\"command\":\"learn --apply\",\"dry_run\":%s",
+	umh_print_json_begin();
+	printf(",\"command\":\"learn --apply\",\"dry_run\":%s",
 	       a->dry_run ? "true" : "false");
-	umh_print_json_field("learned_from", from);
-	free(from);
+	umh_print_json_learned_from(m);
 	printf(",\"purposes\":[");
 	umh_for_each_purpose(u) {
 		/* What was learned: an idle or unchanged purpose's bounds. */
@@ -371,6 +336,29 @@ static int apply(const struct umh_args *a, const struct umh_state *st,
 
 /* ---- the command ---- */
 
+/*
+ * An --allow item for a purpose PURPOSE... leaves out: it would add
+ * nothing, so it is an error rather than dropped.  Returns 0, or -1
+ * after saying which, with nothing written.
+ */
+static int allow_unnamed(const struct umh_args *a)
+{
+	const struct umh_purpose_info *u;
+	char *caps;
+
+	umh_for_each_purpose(u) {
+		if (!a->allow[u->id] || a->sel[u->id])
+			continue;
+		caps = caps_list(a->allow[u->id]);
+		umh_err("--allow %s:%s: %s is not among the purposes named, so it would not get it; name it too: umhcap learn --apply ... %s",
+			u->name, caps, u->name, u->name);
+		free(caps);
+		umh_nothing_written("learn --apply");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_learn(const struct umh_args *a)
 {
 	struct umh_merge m = {
@@ -384,10 +372,16 @@ int cmd_learn(const struct umh_args *a)
 		umh_err("-n/--dry-run goes with --apply: umhcap learn --apply -n");
 		return UMH_EXIT_ERROR;
 	}
+	if (a->hex && a->apply) {
+		umh_err("-x goes with learn's report, not --apply, whose lines name capabilities: umhcap learn -x");
+		return UMH_EXIT_ERROR;
+	}
 	if (a->allowed && !a->apply) {
 		umh_err("--allow goes with --apply: umhcap learn --apply --allow PURPOSE:CAP");
 		return UMH_EXIT_ERROR;
 	}
+	if (a->allowed && allow_unnamed(a))
+		return UMH_EXIT_ERROR;
 	ret = umh_learned(a->root, a->include_idle, &m,
 			  a->allowed ? a->allow : NULL, false, &st, &learned,
 			  &rec);

@@ -12,6 +12,8 @@
  * chooses what it asks for, and so what it is refused.  Only what the
  * administrator names with --allow is.
  */
+#include <stdlib.h>
+
 #include "umhcap.h"
 
 bool umh_idle(const struct umh_record *rec, int purpose)
@@ -50,6 +52,33 @@ static void learned_bounds(const struct umh_state *cur,
 }
 
 /*
+ * An --allow item for a purpose left alone, idle without @include_idle:
+ * it would add nothing, so it is an error rather than dropped.  Returns
+ * 0, or -1 after saying which.
+ */
+static int allow_idle(const struct umh_record *rec, bool include_idle,
+		      const struct umh_merge *m, const uint64_t *allow)
+{
+	const struct umh_purpose_info *u;
+	char *caps, since[64] = "since boot";
+
+	if (include_idle)
+		return 0;
+	if (m && m->saved)
+		snprintf(since, sizeof(since), "in %d boots", m->saved + 1);
+	umh_for_each_purpose(u) {
+		if (!allow[u->id] || !umh_idle(rec, u->id))
+			continue;
+		caps = caps_list(allow[u->id]);
+		umh_err("--allow %s:%s: no helper of %s started %s, so %s is left alone and would not get it; add --include-idle to narrow %s to what it used, and give it this too",
+			u->name, caps, u->name, since, u->name, u->name);
+		free(caps);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Load the bounds into @cur and the record into @rec, merge into it the
  * saved boots @m names (none if @m is NULL), and compute the learned
  * bounds into @learned, with the capabilities @allow names per purpose
@@ -71,6 +100,8 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 	if (ret > 0)
 		umh_no_record(rec);
 	if (ret || (m && umh_saved_merge(root, m, rec)))
+		return UMH_EXIT_ERROR;
+	if (allow && allow_idle(rec, include_idle, m, allow))
 		return UMH_EXIT_ERROR;
 	learned_bounds(cur, rec, include_idle, allow, widen, learned);
 	return 0;

@@ -33,6 +33,22 @@ static const struct umh_cmd cmds[] = {
 "purpose's helpers run as.",
 	},
 	{
+		.name		= "status",
+		.run		= cmd_status,
+		.takes		= UMH_TAKES_JSON | UMH_TAKES_STATE_DIR,
+		.synopsis	= "[--json] [--state-dir DIR]",
+		.summary	= "one screen: record, bounds, next boot, saved boots",
+		.about		=
+"Show on one screen whether the kernel keeps its record of what helpers\n"
+"use and how many started; for the global bound and each purpose, the\n"
+"ceiling, who its helpers run as and how many started; where each bound\n"
+"and id of the next boot is set, file by file: the kernel command line\n"
+"(/etc/default/grub, /etc/default/grub.d, /etc/kernel/cmdline), then\n"
+"/etc/sysctl.conf and /etc/sysctl.d; how many boots umhcap save kept;\n"
+"and how many refusals this boot logged.  It writes nothing.  With\n"
+"--json, the same as one object.",
+	},
+	{
 		.name		= "drop",
 		.run		= cmd_drop,
 		.takes		= SET_TAKES,
@@ -332,19 +348,6 @@ static const char *normalize_root(const char *root)
 	return r;
 }
 
-/* May a->cmd have written something before its output failed? */
-static bool may_have_written(const struct umh_args *a)
-{
-	unsigned int takes = a->cmd->takes;
-
-	return (takes & UMH_TAKES_DRY_RUN) && !a->dry_run &&
-	       (!(takes & UMH_TAKES_APPLY) || a->apply) &&
-	       (!(takes & UMH_TAKES_OUTPUT) || a->output);
-}
-
-/* Set once the command itself runs, past its options and --help */
-static bool ran;
-
 static int run(int argc, char **argv, struct umh_args *a);
 
 /* Every path out goes through umh_exit_status(): stdout must be out. */
@@ -353,8 +356,7 @@ int main(int argc, char **argv)
 	struct umh_args a = { 0 };
 	int ret = run(argc, argv, &a);
 
-	return umh_exit_status(ret, ran && ret == UMH_EXIT_OK &&
-			       may_have_written(&a));
+	return umh_exit_status(ret);
 }
 
 static int run(int argc, char **argv, struct umh_args *a)
@@ -427,12 +429,17 @@ static int run(int argc, char **argv, struct umh_args *a)
 	ret = umh_args_parse(a, argc, argv);
 	if (ret)
 		return ret > 0 ? UMH_EXIT_OK : UMH_EXIT_ERROR;
+	if (a->hex && !(a->cmd->takes & UMH_TAKES_HEX)) {
+		umh_err("-x is not supported by %s; only %s print hex masks",
+			a->cmd->name, names_taking(UMH_TAKES_HEX, " and ",
+						  json, sizeof(json)));
+		return UMH_EXIT_ERROR;
+	}
 	if (a->json && !(a->cmd->takes & UMH_TAKES_JSON)) {
 		umh_err("--json is not supported by %s; only %s print JSON",
 			a->cmd->name, names_taking(UMH_TAKES_JSON, " and ",
 						  json, sizeof(json)));
 		return UMH_EXIT_ERROR;
 	}
-	ran = true;
 	return a->cmd->run(a);
 }

@@ -49,27 +49,69 @@ void umh_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The root writes go under, and where it came from; "" is /. */
+static const char *msg_root = "", *msg_root_from;
+
+/* Every file written, in order, each once: for the message of exit 3. */
+static char **written;
+static size_t nr_written;
+
+/*
+ * @path (under the root) was written, or removed: every write of
+ * umhcap's says so here (bounds.c, file.c).
+ */
+void umh_wrote(const char *path)
+{
+	size_t n = strlen(msg_root), i;
+	char **w;
+
+	if (*msg_root && !strncmp(path, msg_root, n) && path[n] == '/')
+		path += n;
+	for (i = 0; i < nr_written; i++)
+		if (!strcmp(written[i], path))
+			return;
+	w = realloc(written, (nr_written + 1) * sizeof(*w));
+	if (!w) {
+		umh_oom();
+		return;
+	}
+	written = w;
+	written[nr_written++] = umh_xstrdup(path);
+}
+
 /*
  * The exit status of a command that returned @ret, once what stdout holds
  * is out.  A write to stdout that failed, to a full disk or a file that
  * cannot grow, fails the command, as it fails sysctl, so that
- * "umhcap show > FILE" never exits 0 with FILE cut short.  @wrote: the
- * command may have written before, so the status says so (3).
+ * "umhcap show > FILE" never exits 0 with FILE cut short.  A command that
+ * wrote before says what (umh_wrote()), and the status says so (3).
  */
-int umh_exit_status(int ret, bool wrote)
+int umh_exit_status(int ret)
 {
+	const char *why;
+	char *under;
+	size_t i;
+
 	errno = 0;
 	if (!fflush(stdout) && !ferror(stdout))
 		return ret;
-	umh_err("cannot write the output: %s",
-		errno ? strerror(errno) : "a write to it failed");
-	if (ret != UMH_EXIT_OK && ret != UMH_EXIT_FINDINGS)
-		return ret;
-	return wrote ? UMH_EXIT_PARTIAL : UMH_EXIT_ERROR;
+	why = errno ? strerror(errno) : "a write to it failed";
+	if (!nr_written) {
+		umh_err("cannot write the output: %s", why);
+		return ret != UMH_EXIT_OK && ret != UMH_EXIT_FINDINGS ?
+		       ret : UMH_EXIT_ERROR;
+	}
+	under = umh_under_root();
+	fflush(stdout);
+	fprintf(stderr, "umhcap: cannot write the output: %s; written before it:",
+		why);
+	for (i = 0; i < nr_written; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", written[i]);
+	fprintf(stderr, "%s\n", under);
+	free(under);
+	return ret != UMH_EXIT_OK && ret != UMH_EXIT_FINDINGS ?
+	       ret : UMH_EXIT_PARTIAL;
 }
-
-/* The root writes go under, and where it came from; "" is /. */
-static const char *msg_root = "", *msg_root_from;
 
 void umh_msg_root(const char *root, const char *from)
 {

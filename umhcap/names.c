@@ -27,19 +27,47 @@ void umh_names_root(const char *root)
  * No user or group @name (@what: "user" or "group", whose file is
  * "passwd" or "group"): say where umhcap looked, and what to give.
  */
+/*
+ * "; it is the user ...": where @name is a user the measured table runs
+ * a purpose's helpers as, which package makes it and how to make it;
+ * "" for any other.  The caller frees it.
+ */
+static char *table_user(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < umh_measured_nr; i++) {
+		const struct umh_measured *m = &umh_measured[i];
+
+		if (!m->user || strcmp(m->user, name))
+			continue;
+		/* A package of Debian's own user, as systemd-coredump's. */
+		if (!strcmp(m->package, name))
+			return umh_xasprintf("; it is the user umhcap's table runs %s's helpers as (umhcap policy), which %s's package makes: apt-get install %s",
+					     umh_purpose_name(m->purpose),
+					     name, m->package);
+		return umh_xasprintf("; it is the user umhcap's table runs %s's helpers as (umhcap policy), which umhcap's package makes: make it with: systemd-sysusers%s%s umhcap.conf",
+				     umh_purpose_name(m->purpose),
+				     *names_root ? " --root " : "", names_root);
+	}
+	return umh_xstrdup("");
+}
+
 void umh_unknown_name(const char *what, const char *name)
 {
 	bool user = !strcmp(what, "user");
 	const char *file = user ? "passwd" : "group";
+	char *table = user ? table_user(name) : umh_xstrdup("");
 
 	if (!*names_root)
-		umh_err("unknown %s \"%s\": this machine's %s has no such %s; give a %s it knows (getent %s), or a%s",
+		umh_err("unknown %s \"%s\": this machine's %s has no such %s; give a %s it knows (getent %s), or a%s%s",
 			what, name, user ? "passwd" : "group file", what, what,
-			file, user ? " uid" : " gid");
+			file, user ? " uid" : " gid", table);
 	else
-		umh_err("unknown %s \"%s\": %s/etc/%s has no such %s (under --root, names are the root's); give a %s it knows, or a%s",
+		umh_err("unknown %s \"%s\": %s/etc/%s has no such %s (under --root, names are the root's); give a %s it knows, or a%s%s",
 			what, name, names_root, file, what, what,
-			user ? " uid" : " gid");
+			user ? " uid" : " gid", table);
+	free(table);
 }
 
 static FILE *open_db(const char *file)

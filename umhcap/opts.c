@@ -422,11 +422,16 @@ static int parse_path(const char *opt, const char *arg, const char **dir)
  */
 static int parse_allow(const char *arg, struct umh_args *a)
 {
-	char *list = umh_xstrdup(arg), *item, *save, *colon;
+	char *list = umh_xstrdup(arg), *rest = list, *item, *colon;
 	int p, cap, ret = 0;
 
-	for (item = strtok_r(list, ",", &save); item && !ret;
-	     item = strtok_r(NULL, ",", &save)) {
+	while (!ret && (item = strsep(&rest, ","))) {
+		if (!*item) {
+			umh_err("bad --allow \"%s\": an empty item; separate items with one comma, none before the first or after the last",
+				arg);
+			ret = -1;
+			break;
+		}
 		colon = strchr(item, ':');
 		if (colon)
 			*colon = '\0';

@@ -173,7 +173,8 @@ static void policy_json(void)
 	const char *sep = "";
 	size_t i;
 
-	printf("{\"version\":1,\"rows\":[");
+	umh_print_json_begin();
+	printf(",\"rows\":[");
 	for (i = 0; i < umh_measured_nr; i++) {
 		m = &umh_measured[i];
 		printf("%s\n  {\"purpose\":", i ? "," : "");
@@ -184,8 +185,8 @@ static void policy_json(void)
 		umh_print_json_field("package", m->package);
 		umh_print_json_field("version", m->version);
 		printf(",\"runs\":%u", m->runs);
-		umh_print_json_field("user", m->user);
-		umh_print_json_mask("caps", m->caps);
+		umh_print_json_field("user", m->user ? m->user : "root");
+		umh_print_json_mask("needed", m->caps);
 		umh_print_json_mask("kept", m->kept);
 		umh_print_json_field("note", m->note);
 		umh_print_json_field("not_on_debian", m->not_on_debian);
@@ -203,8 +204,8 @@ static void policy_json(void)
 		umh_print_json_field("package", h->package);
 		umh_print_json_field("version", h->version);
 		umh_print_json_field("trigger", h->trigger);
-		umh_print_json_field("user", h->user);
-		umh_print_json_mask("caps", h->caps);
+		umh_print_json_field("user", h->user ? h->user : "root");
+		umh_print_json_mask("needed", h->caps);
 		umh_print_json_field("fails", h->fails);
 		umh_print_json_field("note", h->note);
 		umh_print_json_field("reaches", h->reaches);

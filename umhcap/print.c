@@ -24,7 +24,16 @@ void umh_print_line(bool hex, const char *label, uint64_t mask)
 	free(names);
 }
 
-/* ,"key":"0x...","key_caps":["cap_a",...] */
+/* {"version":N: what every JSON object umhcap prints starts with. */
+void umh_print_json_begin(void)
+{
+	printf("{\"version\":%d", UMH_JSON_VERSION);
+}
+
+/*
+ * ,"key":"0x...","key_caps":["cap_a",...]: the mask, every bit of it,
+ * and the names of the capabilities this kernel knows in it (caps_json()).
+ */
 void umh_print_json_mask(const char *key, uint64_t mask)
 {
 	printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_caps\":", key, mask, key);
@@ -162,6 +171,82 @@ void umh_print_ident(const char *label, const struct umh_ident *id)
 	free(s);
 }
 
+/* {"uid":N,"gid":N}: an identity, root's {"uid":0,"gid":0}. */
+static void put_ident(const struct umh_ident *id)
+{
+	printf("{\"uid\":%u,\"gid\":%u}", id->uid, id->gid);
+}
+
+/* ,"@key":{"uid":N,"gid":N} */
+void umh_print_json_ident(const char *key, const struct umh_ident *id)
+{
+	printf(",\"%s\":", key);
+	put_ident(id);
+}
+
+/*
+ * A refusal: {"purpose":..,"program":..,"cap":"cap_x","cap_number":N,
+ * "boot_id":..,"count":N}, learn's and refusals' alike.
+ */
+void umh_print_json_refusal(const struct umh_refusal *r)
+{
+	char *cap = caps_list(1ULL << r->cap);
+
+	fputs("{\"purpose\":", stdout);
+	umh_print_json_string(umh_purpose_name(r->purpose));
+	fputs(",\"program\":", stdout);
+	umh_print_json_string(r->exe);
+	fputs(",\"cap\":", stdout);
+	umh_print_json_string(cap);
+	printf(",\"cap_number\":%d", r->cap);
+	umh_print_json_field("boot_id", *r->boot ? r->boot : NULL);
+	printf(",\"count\":%lu}", r->count);
+	free(cap);
+}
+
+/*
+ * ,"learned_from":{"boot_id":..,"this_boot_only":..,"saved_boots":N,
+ * "first_saved":T,"last_saved":T,"superseded":..,"files_refused":N,
+ * "boots_dir":..}: this boot's id, whether --this-boot left the saved
+ * boots out, how many were merged and over what time (seconds since
+ * the epoch; null with none), whether this boot's saved file was left
+ * out for the live record, how many saved files were refused (each with
+ * a warning), and where they are, as the root's system names it.
+ */
+void umh_print_json_learned_from(const struct umh_merge *m)
+{
+	char *dir = umh_xasprintf("%s/boots",
+				  m->state_dir ? m->state_dir : UMH_STATE_DIR);
+
+	fputs(",\"learned_from\":{\"boot_id\":", stdout);
+	if (m->boot_id[0])
+		umh_print_json_string(m->boot_id);
+	else
+		fputs("null", stdout);
+	printf(",\"this_boot_only\":%s,\"saved_boots\":%d",
+	       m->this_boot ? "true" : "false", m->saved);
+	if (m->saved)
+		printf(",\"first_saved\":%lld,\"last_saved\":%lld", m->first,
+		       m->last);
+	else
+		fputs(",\"first_saved\":null,\"last_saved\":null", stdout);
+	printf(",\"superseded\":%s,\"files_refused\":%d",
+	       m->superseded ? "true" : "false", m->refused);
+	umh_print_json_field("boots_dir", dir);
+	putchar('}');
+	free(dir);
+}
+
+/*
+ * ,"started":N,"used":..,"used_caps":[..]: what the record says of @p's
+ * helpers (UMH_ALL: every helper's), learn's and save's alike.
+ */
+void umh_print_json_record(const struct umh_record *rec, int p)
+{
+	printf(",\"started\":%llu", rec->started[p]);
+	umh_print_json_mask("used", rec->used[p]);
+}
+
 /*
  * ,"identities":{"p":{"uid":N,"gid":N},...} for the purposes of @sel, or
  * null on a kernel without them.
@@ -180,8 +265,8 @@ void umh_print_json_idents(const struct umh_state *st, const bool sel[UMH_NR])
 	umh_for_each_purpose(u) {
 		if (!sel[u->id])
 			continue;
-		printf("%s\n    \"%s\":{\"uid\":%u,\"gid\":%u}", sep, u->name,
-		       st->id[u->id].uid, st->id[u->id].gid);
+		printf("%s\n    \"%s\":", sep, u->name);
+		put_ident(&st->id[u->id]);
 		sep = ",";
 	}
 	printf("\n  }");

@@ -123,10 +123,11 @@ static bool same_program(const char *root, const char *a, const char *b)
 
 	if (!strcmp(a, b))
 		return true;
-	pa = umh_xasprintf("%s%s", root, a);
-	pb = umh_xasprintf("%s%s", root, b);
-	same = !stat(pa, &sa) && !stat(pb, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
+	/* Its symlinks are the root's: resolved in it, not on this machine. */
+	pa = umh_root_path(root, a);
+	pb = umh_root_path(root, b);
+	same = pa && pb && !stat(pa, &sa) && !stat(pb, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 	free(pb);
 	free(pa);
 	return same;
@@ -176,11 +177,11 @@ const struct umh_handler *umh_handler_row(const char *root,
 static void key_conf(const char *root, const char *file,
 		     umh_key_handler_fn fn, void *arg)
 {
-	char *path = umh_xasprintf("%s%s", root, file);
+	char *path = umh_root_path(root, file);
 	char *text, *line, *s, *f[5];
 	size_t len, i;
 
-	if (umh_read_all(path, KNOB_MAX * 16, &text, &len)) {
+	if (!path || umh_read_all(path, KNOB_MAX * 16, &text, &len)) {
 		free(path);
 		return;
 	}

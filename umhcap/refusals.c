@@ -339,10 +339,10 @@ static void print_text(const struct umh_refusals *rs, const char *this_boot)
 static void print_json(const struct umh_refusals *rs, const char *this_boot)
 {
 	const char *boot = NULL;
-	char *cap;
 	size_t i;
 
-	printf("{\"version\":1,\"source\":\"%s\",\"boots\":[", rs->source);
+	umh_print_json_begin();
+	printf(",\"source\":\"%s\",\"boots\":[", rs->source);
 	for (i = 0; i < rs->n; i++) {
 		const struct umh_refusal *r = &rs->r[i];
 
@@ -357,15 +357,8 @@ static void print_json(const struct umh_refusals *rs, const char *this_boot)
 		} else {
 			putchar(',');
 		}
-		cap = caps_list(1ULL << r->cap);
-		fputs("\n    {\"purpose\":", stdout);
-		umh_print_json_string(umh_purpose_name(r->purpose));
-		fputs(",\"program\":", stdout);
-		umh_print_json_string(r->exe);
-		fputs(",\"cap\":", stdout);
-		umh_print_json_string(cap);
-		printf(",\"cap_number\":%d,\"count\":%lu}", r->cap, r->count);
-		free(cap);
+		fputs("\n    ", stdout);
+		umh_print_json_refusal(r);
 	}
 	printf("%s\n]}\n", boot ? "]}" : "");
 }

@@ -39,8 +39,9 @@ static char *started(const struct umh_record *rec)
 }
 
 /*
- * --json: {"version":1,"dry_run":..,"boot_id":..,"file":..,
- * "started":{"all":N,"modprobe":N,..},"contents":..}
+ * --json: {"version":2,"dry_run":..,"boot_id":..,"file":..,
+ * "started":N,"used":..,"purposes":[{"purpose":..,"started":N,
+ * "used":..},..],"contents":..}: the record as learn shows it.
  */
 static void save_json(const struct umh_args *a, const char *id,
 		      const char *path, const struct umh_record *rec,
@@ -48,14 +49,19 @@ static void save_json(const struct umh_args *a, const char *id,
 {
 	const struct umh_purpose_info *u;
 
-	printf("{\"version\":1,\"dry_run\":%s", a->dry_run ? "true" : "false");
+	umh_print_json_begin();
+	printf(",\"dry_run\":%s", a->dry_run ? "true" : "false");
 	umh_print_json_field("boot_id", id);
 	umh_print_json_field("file", path);
-	printf(",\"started\":{");
-	umh_for_each(u)
-		printf("%s\"%s\":%llu", u == umh_purposes ? "" : ",", u->name,
-		       rec->started[u->id]);
-	putchar('}');
+	umh_print_json_record(rec, UMH_ALL);
+	fputs(",\"purposes\":[", stdout);
+	umh_for_each_purpose(u) {
+		printf("%s{\"purpose\":\"%s\"", u == umh_purposes + 1 ? "" : ",",
+		       u->name);
+		umh_print_json_record(rec, u->id);
+		putchar('}');
+	}
+	putchar(']');
 	umh_print_json_field("contents", text);
 	printf("}\n");
 }

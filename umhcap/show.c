@@ -73,9 +73,11 @@ int cmd_show(const struct umh_args *a)
 		sel[u->id] = false;
 	}
 
-	if (a->json)
-		printf("{\"version\":1,\"per_purpose\":%s,\"cap_bits\":%d,\"bounds\":[",
+	if (a->json) {
+		umh_print_json_begin();
+		printf(",\"per_purpose\":%s,\"cap_bits\":%d,\"bounds\":[",
 		       st.per_purpose ? "true" : "false", caps_nbits());
+	}
 	umh_for_each(u) {
 		if (!sel[u->id])
 			continue;

@@ -7,7 +7,8 @@
  *   msg.c            errors, warnings and notes, and the root that
  *                    messages about a write name
  *   file.c           reading a file whole, and replacing one whole: a
- *                    temporary file beside it, synced and renamed over it
+ *                    temporary file beside it, synced and renamed over it;
+ *                    a path's symlinks resolved in the root
  *   purpose.c        the table of purposes
  *   measured.c       what real helpers were measured to need (stands
  *                    alone: mkman, the host tests and the guest's
@@ -28,8 +29,8 @@
  *   cmdline.c        the usermodehelper.* kernel parameters of a state
  *   opts.c           every command's options and arguments, and its
  *                    --help
- *   show.c, dropkeep.c (drop and keep), user.c, learn.c, check.c,
- *   policy.c, export.c, trace.c, save.c, boot.c
+ *   show.c, status.c, dropkeep.c (drop and keep), user.c, learn.c,
+ *   check.c, policy.c, export.c, trace.c, save.c, boot.c
  *                    the commands, each in the file of its name, which
  *                    use none of each other
  *   main.c           the global options, and the table of commands
@@ -134,7 +135,8 @@ void umh_note(const char *fmt, ...) __printf(1, 2);
 void umh_oom(void);
 void umh_msg_root(const char *root, const char *from);
 char *umh_under_root(void);
-int umh_exit_status(int ret, bool wrote);
+void umh_wrote(const char *path);
+int umh_exit_status(int ret);
 void umh_nothing_written(const char *cmd);
 char *umh_xstrdup(const char *s);
 char *umh_xasprintf(const char *fmt, ...) __printf(1, 2);
@@ -145,6 +147,7 @@ void umh_xmemclose(FILE *f);
 /* file.c */
 int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
 int umh_mkdirs(const char *root, const char *dir);
+char *umh_root_path(const char *root, const char *path);
 int umh_replace(const char *path, const char *data, size_t len,
 		unsigned int mode, long uid, long gid);
 int umh_remove(const char *path);
@@ -362,7 +365,19 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 		struct umh_state *cur, struct umh_state *learned,
 		struct umh_record *rec);
 
-/* print.c */
+/*
+ * print.c: every JSON member of a concept several commands print comes
+ * from one emitter here, in one shape (umhcap(8), JSON OUTPUT): a
+ * capability set, an identity, a refusal, the saved boots learned from,
+ * a purpose's record; and the schema's version, which every object opens
+ * with.
+ */
+#define UMH_JSON_VERSION	2
+void umh_print_json_begin(void);
+void umh_print_json_ident(const char *key, const struct umh_ident *id);
+void umh_print_json_refusal(const struct umh_refusal *r);
+void umh_print_json_learned_from(const struct umh_merge *m);
+void umh_print_json_record(const struct umh_record *rec, int p);
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
 void umh_print_json_string(const char *s);
@@ -463,6 +478,7 @@ void umh_print_words(const char *label, const char *words);
 
 /* The commands main.c dispatches to. */
 int cmd_show(const struct umh_args *a);
+int cmd_status(const struct umh_args *a);
 int cmd_drop(const struct umh_args *a);	/* dropkeep.c */
 int cmd_keep(const struct umh_args *a);	/* dropkeep.c */
 int cmd_user(const struct umh_args *a);

@@ -348,9 +348,9 @@ static int load(const char *root, struct umh_state *st)
 }
 
 /*
- * --json: {"version":1,"dry_run":..,"identities":[{"purpose":..,
- * "uid_before":..,"gid_before":..,"uid_after":..,"gid_after":..,
- * "changed":..}],"coredump_socket":{..} or null}.
+ * --json: {"version":2,"dry_run":..,"purposes":[{"purpose":..,
+ * "before":{"uid":..,"gid":..},"after":{..},"changed":..}],
+ * "coredump_socket":{..} or null}.
  */
 static void user_json(const struct umh_args *a, const struct umh_state *st,
 		      const struct umh_ident *to, const struct cd_done *cd)
@@ -359,14 +359,17 @@ static void user_json(const struct umh_args *a, const struct umh_state *st,
 	const struct umh_ident *from;
 	const char *sep = "";
 
-	printf("{\"version\":1,\"dry_run\":%s,\"identities\":[",
+	umh_print_json_begin();
+	printf(",\"dry_run\":%s,\"purposes\":[",
 	       a->dry_run ? "true" : "false");
 	umh_for_each_purpose(u) {
 		if (!a->sel[u->id])
 			continue;
 		from = &st->id[u->id];
-		printf("%s\n  {\"purpose\":\"%s\",\"uid_before\":%u,\"gid_before\":%u,\"uid_after\":%u,\"gid_after\":%u,\"changed\":%s}",
-		       sep, u->name, from->uid, from->gid, to->uid, to->gid,
+		printf("%s\n  {\"purpose\":\"%s\"", sep, u->name);
+		umh_print_json_ident("before", from);
+		umh_print_json_ident("after", to);
+		printf(",\"changed\":%s}",
 		       from->uid != to->uid || from->gid != to->gid ?
 		       "true" : "false");
 		sep = ",";

@@ -481,7 +481,7 @@ TEST_F(umh, refusals_are_shown_never_learned)
 	ASSERT_HAS(res.out, "Never learned: a compromised helper asks for what it likes.");
 	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "coredump"));
 	ASSERT_TRUE(json_valid(res.out));
-	ASSERT_HAS(res.out, "\"refused\":[{\"cap\":\"cap_sys_admin\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
+	ASSERT_HAS(res.out, "\"refused\":[{\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
 	/* Learned as before: no refusal in the next boot's bounds. */
 	ASSERT_STREQ(before, learned_params(self->root, _metadata));
 	ASSERT_EQ(0, RUN(self->root, "boot"));
@@ -528,6 +528,13 @@ TEST_F(umh, allow_adds_only_what_is_named)
 	ASSERT_HAS(res.out, "coredump: no wider than what its helpers used");
 }
 
+#define EXPECT_HAS_EMPTY(item) do {					\
+	char _w[256];							\
+	snprintf(_w, sizeof(_w), "umhcap: bad --allow \"%s\": an empty item; separate items with one comma, none before the first or after the last\n", item); \
+	EXPECT_STREQ(_w, res.err);					\
+	EXPECT_STREQ("", res.out);					\
+} while (0)
+
 /* A bad --allow is an error, with nothing written. */
 TEST_F(umh, allow_refuses_what_it_cannot_read)
 {
@@ -554,6 +561,53 @@ TEST_F(umh, allow_refuses_what_it_cannot_read)
 	ASSERT_STREQ(before, after);
 	free(before);
 	free(after);
+}
+
+/*
+ * An --allow item is never dropped: an empty one is an error, as in -p's
+ * list, and so is one for a purpose the command leaves alone, idle
+ * without --include-idle or left out by learn's PURPOSE..., which it
+ * would add nothing to.  Nothing is written.
+ */
+TEST_F(umh, allow_drops_no_item)
+{
+	static const char *const empty[] = {
+		"coredump:cap_dac_override,", ",coredump:cap_dac_override",
+		"coredump:cap_dac_override,,modprobe:cap_kill",
+	};
+	char *before, *after;
+	size_t i;
+
+	learn_scene(self->root);
+	before = tree(self->root);
+	for (i = 0; i < ARRAY_SIZE(empty); i++) {
+		EXPECT_EQ(2, RUN(self->root, "boot", "--allow", empty[i]))
+			TH_LOG("%s", empty[i]);
+		EXPECT_HAS_EMPTY(empty[i]);
+	}
+	/* power is idle: nothing started. */
+	ASSERT_EQ(2, RUN(self->root, "boot", "--allow", "power:cap_kill"));
+	ASSERT_STREQ("umhcap: --allow power:cap_kill: no helper of power started since boot, so power is left alone and would not get it; add --include-idle to narrow power to what it used, and give it this too\n"
+		     "umhcap: boot: nothing was written\n", res.err);
+	ASSERT_EQ(2, RUN(self->root, "export", "--learned", "--cmdline",
+			 "--allow", "power:cap_kill"));
+	ASSERT_HAS(res.err, "--allow power:cap_kill: no helper of power started");
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--allow",
+			 "power:cap_kill"));
+	ASSERT_HAS(res.err, "--allow power:cap_kill: no helper of power started");
+	/* learn --apply modprobe leaves coredump out. */
+	ASSERT_EQ(2, RUN(self->root, "learn", "--apply", "--allow",
+			 "coredump:cap_kill", "modprobe"));
+	ASSERT_STREQ("umhcap: --allow coredump:cap_kill: coredump is not among the purposes named, so it would not get it; name it too: umhcap learn --apply ... coredump\n"
+		     "umhcap: learn --apply: nothing was written\n", res.err);
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+	/* With --include-idle, power is narrowed, and gets it. */
+	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline",
+			 "--include-idle", "--allow", "power:cap_kill"));
+	ASSERT_HAS(res.out, "power:0x20");
 }
 
 /*

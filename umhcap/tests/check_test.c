@@ -4,6 +4,9 @@
  */
 #include "common.h"
 
+/* What a finding of an item of the kernel command line ends with. */
+#define CMDLINE_FIX "; correct it where the boot loader gets it (/etc/default/grub, /etc/kernel/cmdline), or, if umhcap wrote it: umhcap boot --remove"
+
 /* The lowest capability outside @m: one bit too wide. */
 static uint64_t one_more(uint64_t m)
 {
@@ -15,17 +18,40 @@ static uint64_t one_more(uint64_t m)
 	abort();
 }
 
-/* check's finding for measured purpose @p with ceiling @ceiling. */
-static const char *measured_finding(const char *p, uint64_t ceiling)
+/* @m as keep takes it: "cap_a,cap_b", or "none". */
+static const char *keep_list(uint64_t m)
+{
+	const char *s = names(m);
+	char *b = slot_buf(), *d = b;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			*d++ = *s;
+	*d = '\0';
+	return b;
+}
+
+/*
+ * check's finding for measured purpose @p with ceiling @ceiling, its
+ * bset @bset.
+ */
+static const char *measured_finding_bset(const char *p, uint64_t ceiling,
+					 uint64_t bset)
 {
 	const struct umh_measured *m = row(p);
 	char *b = slot_buf();
 
-	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s\n",
+	snprintf(b, 2048, "%s: ceiling exceeds what %s (%s %s) was measured to need on %s (%s) by: %s; bound it to that: umhcap keep -p %s %s\n",
 		 p, m->program, m->package, m->version,
 		 umh_measured_conf_name(m->conf), fmt(m->caps),
-		 names(ceiling & ~m->caps));
+		 fmt(ceiling & ~m->caps), p, keep_list(m->caps & bset));
 	return b;
+}
+
+/* The same, its bset the ceiling. */
+static const char *measured_finding(const char *p, uint64_t ceiling)
+{
+	return measured_finding_bset(p, ceiling, ceiling);
 }
 
 /* ... for a purpose no helper of which was measured, with the record. */
@@ -35,7 +61,7 @@ static const char *unmeasured_finding(const char *p, uint64_t ceiling,
 	char *b = slot_buf();
 
 	snprintf(b, 2048, "%s: no helper of this purpose was measured; its ceiling exceeds what the kernel's record shows its helpers used (%s, %llu started) by: %s; bound it to that: umhcap learn --apply --include-idle %s\n",
-		 p, fmt(used), n, names(ceiling & ~used), p);
+		 p, fmt(used), n, fmt(ceiling & ~used), p);
 	return b;
 }
 
@@ -83,17 +109,19 @@ TEST_F(umh, check_open_unpatched)
 {
 	uint64_t excess = full() & ~umh_measured_union();
 	const char *note;
-	char want[4096];
+	char want[8192], keep[1024], notes[2048];
 
 	unpatch(self->root);
 	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(keep, sizeof(keep), "%s", keep_list(umh_measured_union()));
+	snprintf(notes, sizeof(notes), "%s", unpatched_notes(self->root, full()));
 	snprintf(want, sizeof(want),
-		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
-		 "%s1 finding\n", fmt(umh_measured_union()), names(excess),
-		 unpatched_notes(self->root, full()));
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s; bound it to that: umhcap keep -p all %s\n"
+		 "%s1 finding\n", fmt(umh_measured_union()), fmt(excess),
+		 keep, notes);
 	ASSERT_STREQ(want, res.out);
-	ASSERT_HAS(res.out, ", cap_sys_admin, ");
-	ASSERT_HAS(res.out, ", cap_net_admin, ");
+	/* What every helper gets beyond: all but the few some need. */
+	ASSERT_HAS(res.out, "by: all except cap_chown, ");
 	/* What modprobe needs goes to every helper: said, not counted. */
 	note = strstr(res.out, "every helper gets: ");
 	ASSERT_NE(NULL, note);
@@ -105,7 +133,7 @@ TEST_F(umh, check_open_unpatched)
 TEST_F(umh, check_unpatched_union)
 {
 	uint64_t u = umh_measured_union(), extra = one_more(u);
-	char want[4096];
+	char want[4096], keep[1024];
 
 	unpatch(self->root);
 	set_bound(self->root, NULL, u, u);
@@ -116,9 +144,10 @@ TEST_F(umh, check_unpatched_union)
 	/* One capability more is that finding. */
 	set_bound(self->root, NULL, u | extra, u | extra);
 	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(keep, sizeof(keep), "%s", keep_list(u));
 	snprintf(want, sizeof(want),
-		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s\n"
-		 "%s1 finding\n", fmt(u), names(extra),
+		 "all: the global bound, which every helper gets, exceeds what any measured helper needs (%s) by: %s; bound it to that: umhcap keep -p all %s\n"
+		 "%s1 finding\n", fmt(u), names(extra), keep,
 		 unpatched_notes(self->root, u));
 	ASSERT_STREQ(want, res.out);
 }
@@ -160,7 +189,11 @@ TEST_F(umh, check_global_bound_limits_ceiling)
 		set_bound(self->root, purposes[i], full(), full());
 		if (need(purposes[i]) & B(CAP_SYS_MODULE))
 			continue;
-		strcat(want, finding_for(purposes[i], B(CAP_SYS_MODULE)));
+		/* keep narrows the purpose's own bset, which is open. */
+		strcat(want, row(purposes[i]) ?
+		       measured_finding_bset(purposes[i], B(CAP_SYS_MODULE),
+					     full()) :
+		       unmeasured_finding(purposes[i], B(CAP_SYS_MODULE), 0, 0));
 		n++;
 	}
 	sprintf(want + strlen(want), "%d findings\n", n);
@@ -194,7 +227,7 @@ TEST_F(umh, check_unmeasured_follows_record)
 	/* Narrower than what it used: the record's own finding remains. */
 	set_bound(self->root, "initrd", B(CAP_KILL), B(CAP_KILL));
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_STREQ("initrd: its helpers used capabilities since boot that the bound no longer allows: cap_chown; they may fail now\n"
+	ASSERT_STREQ("initrd: its helpers used capabilities since boot that the bound no longer allows: cap_chown; they may fail now; give them back from the next boot: umhcap boot --allow initrd:cap_chown\n"
 		     "1 finding\n", res.out);
 }
 
@@ -207,10 +240,10 @@ TEST_F(umh, check_disagree)
 	set_bound(self->root, "modprobe", need("modprobe"), 0);
 	set_bound(self->root, NULL, full(), full() & ~B(CAP_SYSLOG));
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	snprintf(want, sizeof(want), "modprobe: bset and inheritable disagree: only in bset: %s\n",
-		 fmt(need("modprobe")));
+	snprintf(want, sizeof(want), "modprobe: bset and inheritable disagree: only in bset: %s; make them agree: umhcap drop -p modprobe %s\n",
+		 fmt(need("modprobe")), keep_list(need("modprobe")));
 	ASSERT_HAS(res.out, want);
-	ASSERT_HAS(res.out, "all: bset and inheritable disagree: only in bset: cap_syslog\n");
+	ASSERT_HAS(res.out, "all: bset and inheritable disagree: only in bset: cap_syslog; make them agree: umhcap drop -p all cap_syslog\n");
 	ASSERT_HAS(res.out, "2 findings\n");
 }
 
@@ -221,11 +254,11 @@ TEST_F(umh, check_cmdline_malformed)
 	    "quiet usermodehelper.bset=all:0x1ff,foo:0x1,modprobe:0xzz,"
 	    "nocolon,,power:0x1 usermodehelper.inheritable= ro\n");
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"foo\" in item \"foo:0x1\": every helper's bset is bounded to nothing\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: bad hex mask \"0xzz\" in item \"modprobe:0xzz\": modprobe's bset is bounded to nothing\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: missing colon in item \"nocolon\": every helper's bset is bounded to nothing\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: empty item: every helper's bset is bounded to nothing\n");
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"foo\" in item \"foo:0x1\": every helper's bset is bounded to nothing" CMDLINE_FIX "\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: bad hex mask \"0xzz\" in item \"modprobe:0xzz\": modprobe's bset is bounded to nothing" CMDLINE_FIX "\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: missing colon in item \"nocolon\": every helper's bset is bounded to nothing" CMDLINE_FIX "\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: empty item: every helper's bset is bounded to nothing" CMDLINE_FIX "\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing" CMDLINE_FIX "\n");
 	ASSERT_HAS(res.out, "5 findings\n");
 }
 
@@ -243,7 +276,7 @@ TEST_F(umh, check_cmdline_escaped)
 	    "usermodehelper.bset=\x1b[2K\x1b[1Gno_findings\x1b[8m:0x1,"
 	    "modprobe:0x\x7f,a\\b\n");
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m\" in item \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m:0x1\": every helper's bset is bounded to nothing\n");
+	ASSERT_HAS(res.out, "cmdline: usermodehelper.bset: unknown purpose \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m\" in item \"\\x1b[2K\\x1b[1Gno_findings\\x1b[8m:0x1\": every helper's bset is bounded to nothing" CMDLINE_FIX "\n");
 	ASSERT_HAS(res.out, "bad hex mask \"0x\\x7f\" in item \"modprobe:0x\\x7f\"");
 	ASSERT_HAS(res.out, "missing colon in item \"a\\\\b\"");
 	for (p = res.out; *p; p++)
@@ -265,11 +298,11 @@ TEST_F(umh, check_cmdline_fails_closed)
 	    "usermodehelper.inheritable=power:0,,"
 	    "initrd:0X12345678901234567,other:0123456789abcdef\n");
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_STREQ("cmdline: usermodehelper.bset: bad hex mask \"0x\" in item \"coredump:0x\": coredump's bset is bounded to nothing\n"
-		     "cmdline: usermodehelper.bset: bad hex mask \"1ffffffffffffffff\" in item \"uevent:1ffffffffffffffff\": uevent's bset is bounded to nothing\n"
-		     "cmdline: usermodehelper.bset: bad hex mask \"zz\" in item \"all:zz\": every helper's bset is bounded to nothing\n"
-		     "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing\n"
-		     "cmdline: usermodehelper.inheritable: bad hex mask \"0X12345678901234567\" in item \"initrd:0X12345678901234567\": initrd's inheritable is bounded to nothing\n"
+	ASSERT_STREQ("cmdline: usermodehelper.bset: bad hex mask \"0x\" in item \"coredump:0x\": coredump's bset is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"1ffffffffffffffff\" in item \"uevent:1ffffffffffffffff\": uevent's bset is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.bset: bad hex mask \"zz\" in item \"all:zz\": every helper's bset is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.inheritable: empty item: every helper's inheritable is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.inheritable: bad hex mask \"0X12345678901234567\" in item \"initrd:0X12345678901234567\": initrd's inheritable is bounded to nothing" CMDLINE_FIX "\n"
 		     "5 findings\n", res.out);
 }
 
@@ -303,17 +336,17 @@ TEST_F(umh, check_cmdline_ids)
 	    "uevent:12345678901,initrd:0x10,all:x,foo:1,nocolon,,"
 	    "release_agent:1.5 usermodehelper.gid=other:+5\n");
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_STREQ("cmdline: usermodehelper.uid: bad id \"\" in item \"coredump:\": coredump's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"4294967295\" in item \"modprobe:4294967295\": modprobe's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"-1\" in item \"power:-1\": power's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"12345678901\" in item \"uevent:12345678901\": uevent's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"0x10\" in item \"initrd:0x10\": initrd's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"x\" in item \"all:x\": every helper is bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: malformed item \"foo:1\": every helper is bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: malformed item \"nocolon\": every helper is bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: malformed item \"\": every helper is bounded to nothing\n"
-		     "cmdline: usermodehelper.uid: bad id \"1.5\" in item \"release_agent:1.5\": release_agent's helpers are bounded to nothing\n"
-		     "cmdline: usermodehelper.gid: bad id \"+5\" in item \"other:+5\": other's helpers are bounded to nothing\n"
+	ASSERT_STREQ("cmdline: usermodehelper.uid: bad id \"\" in item \"coredump:\": coredump's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"4294967295\" in item \"modprobe:4294967295\": modprobe's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"-1\" in item \"power:-1\": power's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"12345678901\" in item \"uevent:12345678901\": uevent's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"0x10\" in item \"initrd:0x10\": initrd's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"x\" in item \"all:x\": every helper is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: malformed item \"foo:1\": every helper is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: malformed item \"nocolon\": every helper is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: malformed item \"\": every helper is bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.uid: bad id \"1.5\" in item \"release_agent:1.5\": release_agent's helpers are bounded to nothing" CMDLINE_FIX "\n"
+		     "cmdline: usermodehelper.gid: bad id \"+5\" in item \"other:+5\": other's helpers are bounded to nothing" CMDLINE_FIX "\n"
 		     "11 findings\n", res.out);
 }
 
@@ -348,7 +381,7 @@ TEST_F(umh, check_unused_capabilities)
 	/* Idle: its empty record says nothing. */
 	set_record(self->root, "power", 0, 0);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	snprintf(want, sizeof(want), "modprobe: the bound allows capabilities its helpers never used since boot (2 started): %s; 'umhcap learn --apply' narrows it\n"
+	snprintf(want, sizeof(want), "modprobe: the bound allows capabilities its helpers never used since boot (2 started): %s; narrow it to what they used: umhcap learn --apply modprobe\n"
 		 "1 finding\n", fmt(need("modprobe")));
 	ASSERT_STREQ(want, res.out);
 	set_record(self->root, "modprobe", need("modprobe"), 2);
@@ -359,14 +392,19 @@ TEST_F(umh, check_unused_capabilities)
 TEST_F(umh, check_used_now_refused)
 {
 	uint64_t more = one_more(need("modprobe"));
-	char want[512];
+	char want[1024], give[512] = "";
+	int cap;
 
 	more |= one_more(need("modprobe") | more);
 	harden(self->root);
 	set_record(self->root, "modprobe", need("modprobe") | more, 1);
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	snprintf(want, sizeof(want), "modprobe: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now\n"
-		 "1 finding\n", names(more));
+	for (cap = 0; cap < 64; cap++)
+		if (more & B(cap))
+			snprintf(give + strlen(give), sizeof(give) - strlen(give),
+				 "%smodprobe:%s", *give ? "," : "", names(B(cap)));
+	snprintf(want, sizeof(want), "modprobe: its helpers used capabilities since boot that the bound no longer allows: %s; they may fail now; give them back from the next boot: umhcap boot --allow %s\n"
+		 "1 finding\n", names(more), give);
 	ASSERT_STREQ(want, res.out);
 }
 
@@ -391,7 +429,7 @@ TEST_F(umh, check_without_record)
 		  need("release_agent"));
 	set_bound(self->root, "other", B(CAP_KILL), B(CAP_KILL));
 	ASSERT_EQ(1, RUN(self->root, "check"));
-	ASSERT_HAS(res.out, "other: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: cap_kill; bound it to nothing\n"
+	ASSERT_HAS(res.out, "other: no helper of this purpose was measured, and this kernel keeps no record of what its helpers use; its ceiling allows: cap_kill; bound it to nothing: umhcap drop -p other all\n"
 			    "note: this kernel keeps no record");
 	ASSERT_HAS(res.out, "\n1 finding\n");
 }
@@ -434,7 +472,7 @@ static void same_findings(struct __test_metadata *_metadata,
 	ASSERT_EQ(code, RUN(root, "check", "--json"));
 	ASSERT_JSON(res.out);
 	ASSERT_TRUE(utf8_valid(res.out));
-	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"per_purpose\":", 27));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":2,\"per_purpose\":", 27));
 	at = res.out;
 	for (line = text; *line; line = end + 1) {
 		end = strchr(line, '\n');
@@ -483,7 +521,7 @@ TEST_F(umh, check_json)
 	set_bound(self->root, "modprobe", m | B(CAP_KILL), m);
 	same_findings(_metadata, self->root, 1);
 	ASSERT_HAS(res.out, "{\"kind\":\"ceiling\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: ceiling exceeds what ");
-	ASSERT_HAS(res.out, "{\"kind\":\"disagree\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: bset and inheritable disagree: only in bset: cap_kill\"}");
+	ASSERT_HAS(res.out, "{\"kind\":\"disagree\",\"purpose\":\"modprobe\",\"mask\":\"0x20\",\"mask_caps\":[\"cap_kill\"],\"text\":\"modprobe: bset and inheritable disagree: only in bset: cap_kill; make them agree: umhcap drop -p modprobe cap_kill\"}");
 
 	/* The record: unused and refused. */
 	harden(self->root);
@@ -498,7 +536,7 @@ TEST_F(umh, check_json)
 	    "usermodehelper.bset=all:0x1ff,modprobe:0xzz,nocolon,,"
 	    "coredump:z\001\\\377\303\251\n");
 	same_findings(_metadata, self->root, 1);
-	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing\"}");
+	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"modprobe\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: bad hex mask \\\"0xzz\\\" in item \\\"modprobe:0xzz\\\": modprobe's bset is bounded to nothing" CMDLINE_FIX "\"}");
 	ASSERT_HAS(res.out, "{\"kind\":\"cmdline\",\"purpose\":\"all\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"cmdline: usermodehelper.bset: empty item: ");
 	ASSERT_HAS(res.out, "bad hex mask \\\"z\\\\x01\\\\\\\\\\\\xff\\\\xc3\\\\xa9\\\" in item");
 	ASSERT_HAS(res.out, "\"count\":4\n}\n");
@@ -655,9 +693,9 @@ TEST_F(umh, check_program_row_by_file_and_user)
 	set_ident(self->root, "coredump", 998, 997);
 	ASSERT_EQ(1, RUN(self->root, "check"));
 	snprintf(want, sizeof(want),
-		 "coredump: ceiling exceeds what /lib/systemd/systemd-coredump (systemd-coredump %s) was measured to need on Debian 12, own users (%s) by: %s\n"
+		 "coredump: ceiling exceeds what /lib/systemd/systemd-coredump (systemd-coredump %s) was measured to need on Debian 12, own users (%s) by: %s; bound it to that: umhcap keep -p coredump %s\n"
 		 "1 finding\n", m->version, fmt(m->caps),
-		 names(need("coredump") & ~m->caps));
+		 names(need("coredump") & ~m->caps), keep_list(m->caps));
 	ASSERT_STREQ(want, res.out);
 	set_bound(self->root, "coredump", m->caps, m->caps);
 	ASSERT_EQ(0, RUN(self->root, "check"));
@@ -728,4 +766,93 @@ TEST_F(umh, check_notes_request_key_handlers)
 	/* --json: a string of "notes". */
 	ASSERT_EQ(1, RUN(self->root, "--json", "check"));
 	ASSERT_HAS(res.out, "\"request_key: /usr/sbin/nfsidmap, for id_\\\\x1b[31m keys");
+}
+
+/*
+ * Under --root, a symlink is the root's: an absolute one resolves in the
+ * root, not on this machine, as the root's own system resolves it
+ * booted.  /usr/sbin/modprobe -> /sbin/modprobe is the row's program.
+ */
+TEST_F(umh, check_root_symlinks_stay_in_the_root)
+{
+	char path[PATH_MAX];
+
+	harden(self->root);
+	debian_knobs(self->root);
+	set_bound(self->root, "uevent", 0, 0);
+	put(self->root, "sbin/modprobe", "");
+	put(self->root, "usr/sbin/.keep", "");
+	snprintf(path, sizeof(path), "%s/usr/sbin/modprobe", self->root);
+	ASSERT_EQ(0, symlink("/sbin/modprobe", path));
+	put(self->root, MODPROBE_KNOB, "/usr/sbin/modprobe\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* Through a directory's absolute link, and "..", too. */
+	rm_file(self->root, "usr/sbin/modprobe");
+	snprintf(path, sizeof(path), "%s/usr/lib", self->root);
+	ASSERT_EQ(0, symlink("/sbin", path));
+	put(self->root, MODPROBE_KNOB, "/usr/lib/../../../usr/lib/modprobe\n");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* request-key's configuration, a link to a file of the root's. */
+	put(self->root, "srv/keys/cifs.conf",
+	    "create cifs.spnego * * /usr/sbin/cifs.upcall %%k\n");
+	put(self->root, "etc/request-key.d/.keep", "");
+	snprintf(path, sizeof(path), "%s/etc/request-key.d/cifs.spnego.conf",
+		 self->root);
+	ASSERT_EQ(0, symlink("/srv/keys/cifs.conf", path));
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "note: request_key: /usr/sbin/cifs.upcall, for cifs.spnego keys (/etc/request-key.d/cifs.spnego.conf), needs ");
+}
+
+/*
+ * Every finding names its capabilities as show does, "all except ..."
+ * where that is shorter, and ends with the command that fixes it, after
+ * a colon: "...: umhcap ...".  The one exception: a purpose umhcap does
+ * not know, which a newer umhcap knows.
+ */
+static void every_finding_fixed(struct __test_metadata *_metadata,
+				const char *out)
+{
+	char buf[1 << 16], *line, *save;
+
+	snprintf(buf, sizeof(buf), "%s", out);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "note: ", 6) || strstr(line, " finding") ||
+		    strstr(line, "a newer umhcap knows it"))
+			continue;
+		EXPECT_TRUE(strstr(line, ": umhcap ") != NULL)
+			TH_LOG("no command fixes: %s", line);
+		EXPECT_TRUE(count_of(line, "cap_") <= 32)
+			TH_LOG("a list longer than \"all except\": %s", line);
+	}
+}
+
+TEST_F(umh, check_findings_short_and_fixed)
+{
+	learn_scene(self->root);
+	/* Every bound open: measured, unmeasured and unused findings. */
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "modprobe: ceiling exceeds what /sbin/modprobe (kmod ");
+	ASSERT_HAS(res.out, ") by: all except cap_sys_module; bound it to that: umhcap keep -p modprobe cap_sys_module\n");
+	every_finding_fixed(_metadata, res.out);
+	/* Bounds that disagree, and one below what was used. */
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE) | B(CAP_KILL),
+		  B(CAP_SYS_MODULE));
+	set_bound(self->root, "coredump", B(CAP_CHOWN), B(CAP_CHOWN));
+	put(self->root, "proc/cmdline", "usermodehelper.bset=nope:0x1 usermodehelper.uid=coredump:x\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "modprobe: bset and inheritable disagree: only in bset: cap_kill; make them agree: umhcap drop -p modprobe cap_kill\n");
+	ASSERT_HAS(res.out, "coredump: its helpers used capabilities since boot that the bound no longer allows: cap_dac_override; they may fail now; give them back from the next boot: umhcap boot --allow coredump:cap_dac_override\n");
+	every_finding_fixed(_metadata, res.out);
+	/* No record: bound to nothing. */
+	rm_file(self->root, UMH "/initrd/used");
+	rm_file(self->root, UMH "/used");
+	RUN(self->root, "check");
+	every_finding_fixed(_metadata, res.out);
+	/* The global bound, on a kernel without purposes. */
+	unpatch(self->root);
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	every_finding_fixed(_metadata, res.out);
 }

@@ -23,7 +23,8 @@ _Static_assert(ARRAY_SIZE(kernel_purposes) == NR_PURPOSES, "NR_PURPOSES");
 
 /* The commands, in the order umhcap --help lists them. */
 const char *const commands[] = {
-	"show", "drop", "keep", "user", "learn", "check", "policy", "export",
+	"show", "status", "drop", "keep", "user", "learn", "check", "policy",
+	"export",
 	"trace", "refusals", "save", "boot",
 };
 _Static_assert(ARRAY_SIZE(commands) == NR_COMMANDS, "NR_COMMANDS");

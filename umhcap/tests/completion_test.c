@@ -38,11 +38,11 @@ static const char *complete(const char *line)
 /* The commands, from umhcap --help: each once, and nothing else. */
 TEST(completion_of_commands)
 {
-	ASSERT_STREQ("boot check drop export keep learn policy refusals save show trace user ",
+	ASSERT_STREQ("boot check drop export keep learn policy refusals save show status trace user ",
 		     complete("umhcap "));
 	ASSERT_STREQ("drop ", complete("umhcap dr"));
 	/* After --root DIR, still the command. */
-	ASSERT_STREQ("save show ", complete("umhcap --root /tmp s"));
+	ASSERT_STREQ("save show status ", complete("umhcap --root /tmp s"));
 	ASSERT_STREQ("--root ", complete("umhcap --ro"));
 	ASSERT_STREQ("--help --hex ", complete("umhcap --he"));
 	ASSERT_STREQ("--json ", complete("umhcap --j"));
@@ -81,4 +81,31 @@ TEST(completion_of_capabilities)
 	if (system("command -v capsh >/dev/null"))
 		SKIP(return, "no capsh here (libcap2-bin)");
 	ASSERT_STREQ("cap_sys_module ", complete("umhcap drop -p modprobe cap_sys_mod"));
+}
+
+/*
+ * --allow's argument: PURPOSE:CAP items, of the purposes --allow takes
+ * (never all, which it refuses), the last item of a comma list; and
+ * user's users, under --root those of the root's passwd, not this
+ * machine's.
+ */
+TEST_F(umh, completion_of_allow_and_root_users)
+{
+	char line[PATH_MAX + 64];
+
+	ASSERT_EQ(0, count_of(complete("umhcap boot --allow "), "all"));
+	ASSERT_STREQ("coredump: ", complete("umhcap boot --allow cored"));
+	ASSERT_STREQ("modprobe:cap_kill,coredump: ",
+		     complete("umhcap learn --apply --allow modprobe:cap_kill,cored"));
+	ASSERT_EQ(0, count_of(complete("umhcap learn --apply --allow a"), "all"));
+	put(self->root, "etc/passwd",
+	    "root:x:0:0:root:/root:/bin/sh\numh-only-in-root:x:990:990::/:/bin/false\n");
+	snprintf(line, sizeof(line), "umhcap --root %s user -p modprobe umh-o", self->root);
+	ASSERT_STREQ("umh-only-in-root ", complete(line));
+	snprintf(line, sizeof(line), "umhcap --root %s user -p modprobe ", self->root);
+	ASSERT_STREQ("root umh-only-in-root ", complete(line));
+	if (system("command -v capsh >/dev/null"))
+		SKIP(return, "no capsh here (libcap2-bin)");
+	ASSERT_STREQ("coredump:cap_sys_ptrace ",
+		     complete("umhcap boot --allow coredump:cap_sys_pt"));
 }

@@ -462,7 +462,7 @@ TEST_F(umh, drop_json)
 			 "cap_sys_module"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_JSON(res.out);
-	ASSERT_JSON_AT(res.out, "version", "1");
+	ASSERT_JSON_AT(res.out, "version", "2");
 	ASSERT_JSON_AT(res.out, "command", "\"drop\"");
 	ASSERT_JSON_AT(res.out, "dry_run", "false");
 	ASSERT_JSON_AT(res.out, "bounds.0.purpose", "\"all\"");

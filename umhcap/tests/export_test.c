@@ -434,6 +434,57 @@ TEST_F(umh, export_to_file_keeps_it_on_failure)
 	ASSERT_STREQ(before, after);
 }
 
+/*
+ * -o FILE replaces FILE's text, and nothing else: its mode, its owner
+ * and group, and a symlink (FILE stays one, and the file it names, in
+ * the root, gets the text), as an editor's save keeps them.
+ */
+TEST_F(umh, export_to_file_keeps_mode_owner_link)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+
+	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
+	put(self->root, SYSCTL_CONF, "old\n");
+	chmod_rel(self->root, SYSCTL_CONF, 0640);
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0640, mode_of(self->root, SYSCTL_CONF));
+	ASSERT_HAS(get(self->root, SYSCTL_CONF), "modprobe.bset = 65536");
+	/* An absolute link, which is the root's: not this machine's /srv. */
+	put(self->root, "srv/conf/umhcap.conf", "old\n");
+	chmod_rel(self->root, "srv/conf/umhcap.conf", 0600);
+	rm_file(self->root, SYSCTL_CONF);
+	snprintf(path, sizeof(path), "%s/" SYSCTL_CONF, self->root);
+	ASSERT_EQ(0, symlink("/srv/conf/umhcap.conf", path));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF)) TH_LOG("%s", res.err);
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_HAS(get(self->root, "srv/conf/umhcap.conf"), "modprobe.bset = 65536");
+	ASSERT_EQ(0600, mode_of(self->root, "srv/conf/umhcap.conf"));
+	ASSERT_HAS(res.out, "wrote /" SYSCTL_CONF " (a link to /srv/conf/umhcap.conf)");
+	/* A relative one. */
+	ASSERT_EQ(0, unlink(path));
+	ASSERT_EQ(0, symlink("../../srv/conf/umhcap.conf", path));
+	put(self->root, "srv/conf/umhcap.conf", "old\n");
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISLNK(st.st_mode));
+	ASSERT_HAS(get(self->root, "srv/conf/umhcap.conf"), "modprobe.bset = 65536");
+	/* Its owner and group, which root can give it. */
+	NEEDS_ROOT();
+	snprintf(real, sizeof(real), "%s/srv/conf/umhcap.conf", self->root);
+	ASSERT_EQ(0, chown(real, 1, 4));
+	ASSERT_EQ(0, RUN(self->root, "export", "--sysctl", "-o",
+			 "/" SYSCTL_CONF));
+	ASSERT_EQ(0, stat(real, &st));
+	ASSERT_EQ(1U, st.st_uid);
+	ASSERT_EQ(4U, st.st_gid);
+	ASSERT_EQ(0600U, st.st_mode & 07777);
+}
+
 /* -n says what it would write, and writes nothing. */
 TEST_F(umh, export_to_file_dry_run)
 {
@@ -486,11 +537,14 @@ TEST_F(umh, export_json)
 	ASSERT_EQ(0, RUN(self->root, "--json", "export"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_JSON(res.out);
-	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"learned\":false,\"purposes\":[\n",
-			     strlen("{\"version\":1,\"learned\":false,\"purposes\":[\n")));
-	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"open\":false,\"bset\":\"0x10000\",\"bset_caps\":[\"cap_sys_module\"],\"inheritable\":\"0x0\",\"inheritable_caps\":[],\"uid\":null,\"gid\":null}");
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":2,\"learned\":false,\"purposes\":[\n",
+			     strlen("{\"version\":2,\"learned\":false,\"purposes\":[\n")));
+	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"open\":false,\"bset\":\"0x10000\",\"bset_caps\":[\"cap_sys_module\"],\"inheritable\":\"0x0\",\"inheritable_caps\":[],\"identity\":{\"uid\":0,\"gid\":0}}");
 	ASSERT_HAS(res.out, "{\"purpose\":\"coredump\",\"open\":true,");
-	ASSERT_HAS(res.out, "\"uid\":998,\"gid\":997}");
+	ASSERT_HAS(res.out, "\"identity\":{\"uid\":998,\"gid\":997}}");
+	/* An open bound given as all 64 bits names only this kernel's. */
+	ASSERT_JSON_AT(res.out, "purposes.1.bset", "\"0xffffffffffffffff\"");
+	ASSERT_LACKS(res.out, "\"63\"");
 	/* Purposes left open, with root's ids, are left out. */
 	ASSERT_LACKS(res.out, "\"purpose\":\"uevent\"");
 	ASSERT_HAS(res.out, "\"sysctl\":\"kernel.usermodehelper.modprobe.bset = 65536\\u00090\\u000a");
@@ -524,11 +578,26 @@ TEST_F(umh, export_json)
 	sysctl = strdup(res.out);
 	ASSERT_EQ(0, RUN(self->root, "--json", "export", "--learned"));
 	ASSERT_JSON(res.out);
-	ASSERT_HAS(res.out, "{\"version\":1,\"learned\":true,");
+	ASSERT_HAS(res.out, "{\"version\":2,\"learned\":true,");
 	ASSERT_HAS(res.out, "\"purpose\":\"modprobe\",\"open\":false,");
 	ASSERT_NE(NULL, strchr(sysctl, '\n'));
 	*strchr(sysctl, '\n') = '\0';
 	*strchr(sysctl, '\t') = '\0';
 	ASSERT_HAS(res.out, sysctl);
 	free(sysctl);
+}
+
+/*
+ * The example for /etc/sysctl.d teaches what the man page does: export
+ * -o FILE, which leaves FILE as it was on any error, never a shell's
+ * "> FILE", which empties it first.
+ */
+TEST(example_sysctl_conf_teaches_no_redirect)
+{
+	char *text = slurp_file(src_path("umhcap.sysctl.conf"));
+
+	ASSERT_NE(NULL, text);
+	ASSERT_LACKS(text, "> /etc/");
+	ASSERT_HAS(text, "#        umhcap export --learned --sysctl -o /etc/sysctl.d/50-umhcap.conf\n");
+	free(text);
 }

@@ -890,7 +890,7 @@ TEST(learn_after_a_modprobe_helper)
 	ASSERT_EQ(0, o.status);
 	EXPECT_EQ('\n', o.std[strlen(o.std) - 1]);
 	snprintf(want, sizeof(want),
-		 "{\"purpose\":\"modprobe\",\"started\":%llu,\"idle\":false,\"used\":\"0x%llx\",",
+		 "{\"purpose\":\"modprobe\",\"started\":%llu,\"used\":\"0x%llx\",",
 		 after, used);
 	EXPECT_NE(NULL, strstr(o.std, want)) {
 		TH_LOG("want %s in:\n%s", want, o.std);

@@ -638,6 +638,8 @@ TEST_F(umh, output_that_cannot_be_written)
 	};
 	static const char full_msg[] =
 		"umhcap: cannot write the output: No space left on device\n";
+	static const char wrote_msg[] =
+		"umhcap: cannot write the output: No space left on device; written before it: ";
 	size_t i;
 	int rc;
 
@@ -658,17 +660,17 @@ TEST_F(umh, output_that_cannot_be_written)
 	/* Written, then the output lost: 3, and the bound is narrowed. */
 	out_to = "/dev/full";
 	EXPECT_EQ(3, RUN(self->root, "drop", "-p", "modprobe", "cap_sys_module"));
-	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_TRUE(strstr(res.err, wrote_msg) != NULL);
 	EXPECT_STRNE(kernel_fmt(full()), get(self->root, UMH "/modprobe/bset"));
 	/* The same with --json: its one object lost, after the write. */
 	out_to = "/dev/full";
 	EXPECT_EQ(3, RUN(self->root, "--json", "keep", "-p", "modprobe",
 			 "none"));
-	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_TRUE(strstr(res.err, wrote_msg) != NULL);
 	EXPECT_STREQ(written(0), get(self->root, UMH "/modprobe/bset"));
 	out_to = "/dev/full";
 	EXPECT_EQ(3, RUN(self->root, "--json", "save"));
-	EXPECT_TRUE(strstr(res.err, full_msg) != NULL);
+	EXPECT_TRUE(strstr(res.err, wrote_msg) != NULL);
 	EXPECT_TRUE(exists(self->root, BOOTS "/" THIS_BOOT));
 }
 
@@ -734,4 +736,55 @@ TEST_F(umh, every_option_has_a_long_form)
 		EXPECT_TRUE(strncmp(line, "  --", 4) == 0 ||
 			    strncmp(line + 4, ", --", 4) == 0 || line[2] != '-')
 			TH_LOG("no long form: %.40s", line);
+}
+
+/*
+ * The global -x, as the global --json, only before a command that
+ * prints masks: refused before any other, and with learn --apply, whose
+ * lines have none, with the commands that take it named.
+ */
+TEST_F(umh, hex_only_where_supported)
+{
+	static const char *const no_hex[] = {
+		"policy", "check", "refusals", "save", "boot",
+	};
+	size_t i;
+
+	learn_scene(self->root);
+	for (i = 0; i < ARRAY_SIZE(no_hex); i++) {
+		EXPECT_EQ(2, RUN(self->root, "-x", no_hex[i]))
+			TH_LOG("umhcap -x %s", no_hex[i]);
+		EXPECT_STREQ("", res.out);
+	}
+	ASSERT_EQ(2, RUN(self->root, "--hex", "policy"));
+	ASSERT_STREQ("umhcap: -x is not supported by policy; only show, learn and trace print hex masks\n",
+		     res.err);
+	ASSERT_EQ(2, RUN(self->root, "-x", "learn", "--apply", "-n"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "-x goes with learn's report, not --apply");
+	ASSERT_EQ(0, RUN(self->root, "-x", "show", "modprobe"));
+	ASSERT_EQ(0, RUN(self->root, "-x", "learn"));
+}
+
+/*
+ * Exit 3, after the output was lost: the message says what was written
+ * before, as the "stopped at" of a write that failed does, and under
+ * which root; nothing written, nothing said, and exit 2.
+ */
+TEST_F(umh, exit_3_says_what_was_written)
+{
+	if (access("/dev/full", W_OK))
+		SKIP(return, "no /dev/full to write to");
+	learn_scene(self->root);
+	out_to = "/dev/full";
+	see_root = true;
+	EXPECT_EQ(3, RUN(self->root, "drop", "-p", "modprobe", "cap_sys_module"));
+	ASSERT_HAS(res.err, "umhcap: cannot write the output: No space left on device; written before it: /" UMH "/modprobe/bset, /" UMH "/modprobe/inheritable under root ");
+	out_to = "/dev/full";
+	EXPECT_EQ(3, RUN(self->root, "save"));
+	ASSERT_HAS(res.err, "; written before it: /" BOOTS "/" THIS_BOOT " under root ");
+	/* A dry run writes nothing: 2. */
+	out_to = "/dev/full";
+	EXPECT_EQ(2, RUN(self->root, "drop", "-n", "-p", "coredump", "cap_kill"));
+	ASSERT_LACKS(res.err, "written before it");
 }

@@ -102,3 +102,104 @@ TEST_F(umh, man_quotes_the_save_unit)
 	free(quoted);
 	free(man);
 }
+
+/* The words of @s, man's "\-" as "-", split at blanks and at [ ] | , */
+static bool has_word(const char *s, const char *word)
+{
+	char buf[64];
+	size_t n;
+
+	while (*s) {
+		n = 0;
+		while (*s && !strchr(" \t\n[]|,", *s) && n < sizeof(buf) - 1) {
+			if (s[0] == '\\' && s[1] == '-')
+				s++;
+			buf[n++] = *s++;
+		}
+		buf[n] = '\0';
+		if (n && !strcmp(buf, word))
+			return true;
+		while (*s && strchr(" \t\n[]|,", *s))
+			s++;
+	}
+	return false;
+}
+
+/*
+ * The man page's SYNOPSIS gives each command every option its --help
+ * lists (but -h, which a form of its own gives): the synopsis of one is
+ * read as the other.
+ */
+TEST_F(umh, man_synopsis_has_every_option)
+{
+	char *man, *syn, *end, *form, *line, *opt, cmdword[64], alt[64], *all;
+	size_t i, len;
+
+	man = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, man);
+	syn = strstr(man, "\n.SH SYNOPSIS\n");
+	ASSERT_NE(NULL, syn);
+	end = strstr(syn + 1, "\n.SH ");
+	ASSERT_NE(NULL, end);
+	*end = '\0';
+	for (i = 0; i < NR_COMMANDS; i++) {
+		/* Every form of the command: its .br-separated lines. */
+		all = calloc(1, strlen(syn) + 1);
+		ASSERT_NE(NULL, all);
+		snprintf(cmdword, sizeof(cmdword), "\n.B %s", commands[i]);
+		for (form = syn; form; form = strstr(form + 1, "\n.br\n")) {
+			end = strstr(form + 1, "\n.br\n");
+			/* show, the default, is ".RB [ show". */
+			line = strstr(form + 1, cmdword);
+			len = strlen(cmdword);
+			if (!line || (end && line > end)) {
+				snprintf(alt, sizeof(alt), "\n.RB [ %s",
+					 commands[i]);
+				line = strstr(form + 1, alt);
+				len = strlen(alt);
+			}
+			if (!line || (end && line > end) ||
+			    (line[len] != '\n' && line[len] != ' '))
+				continue;
+			strncat(all, form, end ? (size_t)(end - form) : strlen(form));
+		}
+		ASSERT_NE(0U, strlen(all)) TH_LOG("no synopsis of %s", commands[i]);
+		ASSERT_EQ(0, RUN(self->root, commands[i], "--help"));
+		opt = strstr(res.out, "\noptions:\n");
+		ASSERT_NE(NULL, opt);
+		for (line = strtok(opt + 10, "\n"); line && !strncmp(line, "  -", 3);
+		     line = strtok(NULL, "\n")) {
+			char s[16] = "", l[48] = "";
+
+			if (line[3] != '-')
+				sscanf(line + 2, "%15[^, ], %47s", s, l);
+			else
+				sscanf(line + 2, "%47s", l);
+			if (!strcmp(l, "--help"))
+				continue;
+			EXPECT_TRUE((*s && has_word(all, s)) || has_word(all, l))
+				TH_LOG("the synopsis of %s lacks %s %s", commands[i], s, l);
+		}
+		free(all);
+	}
+	free(man);
+}
+
+/* What the page says of --json is what umhcap does: learn --apply takes it. */
+TEST_F(umh, man_json_option_as_it_is)
+{
+	char *man, *s, *e;
+
+	learn_scene(self->root);
+	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--apply", "-n"));
+	ASSERT_JSON(res.out);
+	man = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, man);
+	s = strstr(man, "\n.B \\-\\-json\nMachine-readable output");
+	ASSERT_NE(NULL, s);
+	e = strstr(s + 1, "\n.TP\n");
+	ASSERT_NE(NULL, e);
+	*e = '\0';
+	ASSERT_LACKS(s, "learn \\-\\-apply\nrefuses");
+	free(man);
+}

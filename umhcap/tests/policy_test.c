@@ -143,8 +143,8 @@ TEST_F(umh, policy_json)
 	ASSERT_EQ(0, RUN(self->root, "--json", "policy"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_JSON(res.out);
-	ASSERT_EQ(0, strncmp(res.out, "{\"version\":1,\"rows\":[\n",
-			     strlen("{\"version\":1,\"rows\":[\n")));
+	ASSERT_EQ(0, strncmp(res.out, "{\"version\":2,\"rows\":[\n",
+			     strlen("{\"version\":2,\"rows\":[\n")));
 	ASSERT_EQ(umh_measured_nr + umh_handlers_nr,
 		  (size_t)count_of(res.out, "{\"purpose\":"));
 	at = res.out;
@@ -158,10 +158,10 @@ TEST_F(umh, policy_json)
 			 m->package, m->version, m->runs);
 		at = strstr(at, want);
 		ASSERT_NE(NULL, at) TH_LOG("no row, in order: %s", want);
-		snprintf(want, sizeof(want), "\"caps\":\"%#llx\"",
+		snprintf(want, sizeof(want), "\"needed\":\"%#llx\"",
 			 (unsigned long long)m->caps);
 		if (!m->caps)
-			snprintf(want, sizeof(want), "\"caps\":\"0x0\"");
+			snprintf(want, sizeof(want), "\"needed\":\"0x0\"");
 		ASSERT_NE(NULL, strstr(at, want));
 	}
 	at = strstr(at, "\n],\"handlers\":[");

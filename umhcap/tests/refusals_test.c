@@ -44,16 +44,16 @@ TEST_F(umh, refusals_from_kmsg)
 		     res.out);
 	ASSERT_EQ(0, RUN(self->root, "--json", "refusals"));
 	ASSERT_TRUE(json_valid(res.out)) TH_LOG("%s", res.out);
-	ASSERT_HAS(res.out, "{\"version\":1,\"source\":\"kmsg\",\"boots\":[\n"
+	ASSERT_HAS(res.out, "{\"version\":2,\"source\":\"kmsg\",\"boots\":[\n"
 			    "  {\"boot_id\":\"" THIS_BOOT "\",\"this_boot\":true,\"refusals\":[\n"
-			    "    {\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_dac_read_search\",\"cap_number\":2,\"count\":2},");
+			    "    {\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_dac_read_search\",\"cap_number\":2,\"boot_id\":\"" THIS_BOOT "\",\"count\":2},");
 	ASSERT_EQ(0, count_of(res.out, "\"power\",\"program\":\"/x\""));
 	/* None at all. */
 	put(self->root, "dev/kmsg", "6,1,10,-;Linux version 6.12\n");
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
 	ASSERT_STREQ("no refusals in the kernel log of this boot (/dev/kmsg)\n", res.out);
 	ASSERT_EQ(0, RUN(self->root, "refusals", "--json"));
-	ASSERT_STREQ("{\"version\":1,\"source\":\"kmsg\",\"boots\":[\n]}\n", res.out);
+	ASSERT_STREQ("{\"version\":2,\"source\":\"kmsg\",\"boots\":[\n]}\n", res.out);
 	ASSERT_TRUE(json_valid(res.out));
 	/* No source at all: an error, said. */
 	rm_file(self->root, "dev/kmsg");
@@ -127,7 +127,7 @@ TEST_F(umh, refusals_from_journal)
 	ASSERT_TRUE(json_valid(res.out)) TH_LOG("%s", res.out);
 	ASSERT_HAS(res.out, "\"source\":\"journal\"");
 	ASSERT_HAS(res.out, "{\"boot_id\":\"" OLD_BOOT "\",\"this_boot\":false,\"refusals\":[\n"
-			    "    {\"purpose\":\"request_key\",\"program\":\"/usr/sbin/request-key\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"count\":1}]},\n"
+			    "    {\"purpose\":\"request_key\",\"program\":\"/usr/sbin/request-key\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" OLD_BOOT "\",\"count\":1}]},\n"
 			    "  {\"boot_id\":\"" THIS_BOOT "\",\"this_boot\":true,");
 }
 

@@ -310,16 +310,18 @@ TEST_F(umh, save_json)
 	ASSERT_EQ(0, RUN(self->root, "save", "--json"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_JSON(res.out);
-	ASSERT_JSON_AT(res.out, "version", "1");
+	ASSERT_JSON_AT(res.out, "version", "2");
 	ASSERT_JSON_AT(res.out, "dry_run", "false");
 	ASSERT_JSON_AT(res.out, "boot_id", "\"" THIS_BOOT "\"");
 	snprintf(want, sizeof(want), "\"%s/" BOOTS "/" THIS_BOOT "\"",
 		 self->root);
 	ASSERT_JSON_AT(res.out, "file", want);
-	ASSERT_JSON_AT(res.out, "started.all", "6");
-	ASSERT_JSON_AT(res.out, "started.modprobe", "4");
-	ASSERT_JSON_AT(res.out, "started.coredump", "2");
-	ASSERT_JSON_AT(res.out, "started.other", "0");
+	ASSERT_JSON_AT(res.out, "started", "6");
+	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"modprobe\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.started", "4");
+	ASSERT_JSON_AT(res.out, "purposes.1.started", "2");
+	ASSERT_JSON_AT(res.out, "purposes.7.purpose", "\"other\"");
+	ASSERT_JSON_AT(res.out, "purposes.7.started", "0");
 	ASSERT_JSON_AT(res.out, "contents",
 		       json_quote(get(self->root, BOOTS "/" THIS_BOOT)));
 	/* An error: no JSON, nothing written. */

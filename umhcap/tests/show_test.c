@@ -68,7 +68,7 @@ TEST_F(umh, show_json)
 {
 	set_bound(self->root, "modprobe", B(CAP_SYS_MODULE), 0);
 	ASSERT_EQ(0, RUN(self->root, "--json", "show", "all", "modprobe"));
-	ASSERT_HAS(res.out, "\"version\":1,\"per_purpose\":true,");
+	ASSERT_HAS(res.out, "\"version\":2,\"per_purpose\":true,");
 	ASSERT_HAS(res.out, "{\"purpose\":\"modprobe\",\"bset\":\"0x10000\","
 			    "\"bset_caps\":[\"cap_sys_module\"],"
 			    "\"inheritable\":\"0x0\",\"inheritable_caps\":[],"

@@ -599,17 +599,16 @@ TEST_F(umh, user_json)
 	ASSERT_JSON(res.out);
 	ASSERT_LACKS(res.out, "would write");
 	ASSERT_JSON_AT(res.out, "dry_run", "true");
-	ASSERT_JSON_AT(res.out, "identities.0.purpose", "\"power\"");
-	ASSERT_JSON_AT(res.out, "identities.0.changed", "false");
-	ASSERT_JSON_AT(res.out, "identities.1.purpose", "\"initrd\"");
-	ASSERT_JSON_AT(res.out, "identities.1.uid_before", "0");
-	ASSERT_JSON_AT(res.out, "identities.1.gid_before", "0");
+	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"power\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.changed", "false");
+	ASSERT_JSON_AT(res.out, "purposes.1.purpose", "\"initrd\"");
+	ASSERT_JSON_AT(res.out, "purposes.1.before", "{\"uid\":0,\"gid\":0}");
 	snprintf(want, sizeof(want), "%u", w.uid);
-	ASSERT_JSON_AT(res.out, "identities.1.uid_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.1.after.uid", want);
 	snprintf(want, sizeof(want), "%u", w.gid);
-	ASSERT_JSON_AT(res.out, "identities.1.gid_after", want);
-	ASSERT_JSON_AT(res.out, "identities.1.changed", "true");
-	ASSERT_EQ(NULL, json_get(res.out, "identities.2"));
+	ASSERT_JSON_AT(res.out, "purposes.1.after.gid", want);
+	ASSERT_JSON_AT(res.out, "purposes.1.changed", "true");
+	ASSERT_EQ(NULL, json_get(res.out, "purposes.2"));
 	ASSERT_JSON_AT(res.out, "coredump_socket", "null");
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);
@@ -620,12 +619,12 @@ TEST_F(umh, user_json)
 			 w.user));
 	ASSERT_JSON(res.out);
 	ASSERT_JSON_AT(res.out, "dry_run", "false");
-	ASSERT_JSON_AT(res.out, "identities.0.gid_after", want);
+	ASSERT_JSON_AT(res.out, "purposes.0.after.gid", want);
 	ASSERT_STREQ(ident(w.uid, w.gid), ident_of(self->root, "initrd"));
 	/* Back to root: before is the user. */
 	ASSERT_EQ(0, RUN(self->root, "--json", "user", "-p", "initrd", "root"));
-	ASSERT_JSON_AT(res.out, "identities.0.gid_before", want);
-	ASSERT_JSON_AT(res.out, "identities.0.uid_after", "0");
+	ASSERT_JSON_AT(res.out, "purposes.0.before.gid", want);
+	ASSERT_JSON_AT(res.out, "purposes.0.after", "{\"uid\":0,\"gid\":0}");
 	ASSERT_STREQ(ident(0, 0), ident_of(self->root, "initrd"));
 	/* An error: no JSON. */
 	ASSERT_EQ(2, RUN(self->root, "--json", "user", "-p", "initrd",
@@ -667,4 +666,23 @@ TEST_F(umh, user_json_coredump_socket)
 			 "root"));
 	ASSERT_JSON_AT(res.out, "coredump_socket.action", "\"close\"");
 	ASSERT_FALSE(exists(self->root, CD_DROPIN));
+}
+
+/*
+ * A user the table runs helpers as, missing: said so, and how to make
+ * it, by umhcap's package or by the package whose user it is.
+ */
+TEST_F(umh, user_of_the_table_missing)
+{
+	put(self->root, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\n");
+	put(self->root, "etc/group", "root:x:0:\n");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "modprobe", "umh-modprobe"));
+	ASSERT_HAS(res.err, "umhcap: unknown user \"umh-modprobe\": ");
+	ASSERT_HAS(res.err, "; it is the user umhcap's table runs modprobe's helpers as (umhcap policy), which umhcap's package makes: make it with: systemd-sysusers --root ");
+	ASSERT_HAS(res.err, " umhcap.conf\n");
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "coredump", "systemd-coredump"));
+	ASSERT_HAS(res.err, "; it is the user umhcap's table runs coredump's helpers as (umhcap policy), which systemd-coredump's package makes: apt-get install systemd-coredump\n");
+	/* Any other: as before. */
+	ASSERT_EQ(2, RUN(self->root, "user", "-p", "modprobe", "nobody-here"));
+	ASSERT_LACKS(res.err, "umhcap's table");
 }
