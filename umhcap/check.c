@@ -16,7 +16,10 @@
  *    nothing for each;
  *  - from the kernel's record: a purpose whose helpers ran, with a bound
  *    that allows capabilities they never used since boot, or that no
- *    longer allows one they used.
+ *    longer allows one they used;
+ *  - a purpose that runs as a user of its own on a kernel whose list of
+ *    LSMs lacks umh, which keeps its helpers from each other; a note
+ *    where the kernel has no list to read.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -30,14 +33,30 @@
 
 #include "umhcap.h"
 
+/* Where the boot loader gets the kernel's command line. */
+#define CMDLINE_FILES	"where the boot loader gets it (/etc/default/grub, /etc/kernel/cmdline)"
+
 /* A command line's item is fixed where it is set. */
 #define CMDLINE_FIX \
-	"; correct it where the boot loader gets it (/etc/default/grub, /etc/kernel/cmdline), or, if umhcap wrote it: umhcap boot --remove"
+	"; correct it " CMDLINE_FILES ", or, if umhcap wrote it: umhcap boot --remove"
+
+/*
+ * The LSMs the kernel runs, in securityfs: their names, comma-separated,
+ * in order, e.g. "capability,landlock,lockdown,yama,umh".
+ */
+#define LSM_FILE	"/sys/kernel/security/lsm"
+#define LSM_MAX		4096
 
 struct check {
 	bool json;		/* --json */
 	int findings;
 	int notes;
+};
+
+/* What check knows of the umh LSM, read before anything is printed. */
+struct lsm {
+	bool own_user;		/* a purpose runs as a user of its own */
+	char *list;		/* LSM_FILE's names; NULL: no such file */
 };
 
 /* What check holds a purpose to: the program configured, and its row. */
@@ -529,6 +548,116 @@ static void check_unknown_purposes(struct check *c, const char *root)
 		closedir(d);
 }
 
+/* Does @list, the names of LSM_FILE, name umh: exactly that, not "umhx"? */
+static bool lsm_has_umh(const char *list)
+{
+	char *copy = umh_xstrdup(list), *s = copy, *name;
+	bool found = false;
+
+	while (!found && (name = strsep(&s, ",")))
+		found = !strcmp(name, "umh");
+	free(copy);
+	return found;
+}
+
+/*
+ * umh, the series' LSM, makes each helper, with every process it starts,
+ * a principal of its own: without it, the helpers of a purpose that runs
+ * as a user of its own reach each other as that user.  A finding for each
+ * such purpose where the kernel's list of LSMs lacks umh, whose fix is
+ * that list with umh added, for lsm= (capability is always first, and
+ * naming it there is harmless).
+ */
+static void check_lsm(struct check *c, const struct umh_state *st,
+		      const struct lsm *l)
+{
+	const struct umh_purpose_info *u;
+	char *list, *user;
+
+	if (!l->own_user || !l->list || lsm_has_umh(l->list))
+		return;
+	list = umh_escape(l->list, strlen(l->list));
+	umh_for_each_purpose(u) {
+		if (!st->id[u->id].uid)
+			continue;
+		user = umh_id_format(false, st->id[u->id].uid);
+		finding(c, "lsm", u->id, 0,
+			"%s: its helpers run as a user of their own, %s, but the umh LSM is not on (" LSM_FILE ": %s), so they, and every process they start, reach each other as that user; add umh to the lsm= kernel parameter " CMDLINE_FILES ": lsm=%s%sumh",
+			u->name, user, list, list, *list ? "," : "");
+		free(user);
+	}
+	free(list);
+}
+
+/* No list of LSMs to read: whether umh is on is not known, and said. */
+static void note_lsm(struct check *c, const struct umh_state *st,
+		     const struct lsm *l)
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+	char *who;
+	size_t len;
+	FILE *f;
+
+	if (!l->own_user || l->list)
+		return;
+	f = umh_xmemstream(&who, &len);
+	umh_for_each_purpose(u) {
+		if (!st->id[u->id].uid)
+			continue;
+		fprintf(f, "%s%s", sep, u->name);
+		sep = ", ";
+	}
+	umh_xmemclose(f);
+	note(c, "cannot tell whether the umh LSM is on (no " LSM_FILE ": securityfs is not mounted, or the kernel has no CONFIG_SECURITY); without it, the helpers of a purpose that runs as a user of its own (%s), and every process they start, reach each other as that user",
+	     who);
+	free(who);
+}
+
+/*
+ * LSM_FILE under @root into @l, where a purpose of @st runs as a user of
+ * its own (uid not 0: a group of its own is root still), and only then.
+ * Without the file, l->list is NULL.  Returns 0, or -1 after an error
+ * (printed) reading a file that is there.
+ */
+static int lsm_read(const char *root, const struct umh_state *st,
+		    struct lsm *l)
+{
+	const struct umh_purpose_info *u;
+	char *path, *text;
+	size_t len;
+	int err;
+
+	*l = (struct lsm){ 0 };
+	umh_for_each_purpose(u)
+		if (st->id[u->id].uid)
+			l->own_user = true;
+	if (!l->own_user)
+		return 0;
+	path = umh_root_path(root, LSM_FILE);
+	if (!path) {
+		umh_err("cannot read %s%s: %s", root, LSM_FILE,
+			strerror(errno));
+		return -1;
+	}
+	err = umh_read_all(path, LSM_MAX, &text, &len);
+	if (err == -ENOENT) {
+		free(path);
+		return 0;
+	}
+	if (err) {
+		umh_err("cannot read %s: %s", path, strerror(-err));
+		free(path);
+		return -1;
+	}
+	free(path);
+	/* The kernel ends the list with no newline; a copy of it may. */
+	while (len && isspace((unsigned char)text[len - 1]))
+		text[--len] = '\0';
+	l->list = text;
+	return 0;
+}
+
 /*
  * What one measured helper needs, every helper gets: only per-purpose
  * bounds can keep it from the others.  Said, not counted: no global
@@ -627,6 +756,7 @@ int cmd_check(const struct umh_args *a)
 	const struct umh_purpose_info *u;
 	struct check c = { .json = a->json };
 	struct judge j[UMH_NR] = { 0 };
+	struct lsm lsm = { 0 };
 	struct umh_record rec;
 	struct umh_state st;
 	char cmdline[4096];
@@ -636,7 +766,7 @@ int cmd_check(const struct umh_args *a)
 		return UMH_EXIT_ERROR;
 	no_record = umh_record_load(a->root, &rec);
 	if (no_record < 0 || read_cmdline(a->root, cmdline, sizeof(cmdline)) ||
-	    judge_purposes(a->root, &st, j)) {
+	    judge_purposes(a->root, &st, j) || lsm_read(a->root, &st, &lsm)) {
 		judge_free(j);
 		return UMH_EXIT_ERROR;
 	}
@@ -654,6 +784,7 @@ int cmd_check(const struct umh_args *a)
 		check_record(&c, &st, &rec, j);
 	check_cmdline(&c, cmdline);
 	check_unknown_purposes(&c, a->root);
+	check_lsm(&c, &st, &lsm);
 	if (c.json)
 		printf("\n  ],\"notes\":[");
 	if (no_record > 0)
@@ -664,12 +795,14 @@ int cmd_check(const struct umh_args *a)
 	else
 		umh_key_handlers(a->root, check_key_handler,
 				 &(struct key_handlers){ &c, &st, a->root });
+	note_lsm(&c, &st, &lsm);
 	if (c.json)
 		printf("\n  ],\"count\":%d\n}\n", c.findings);
 	else if (c.findings)
 		printf("%d finding%s\n", c.findings, c.findings == 1 ? "" : "s");
 	else
 		printf("no findings\n");
+	free(lsm.list);
 	judge_free(j);
 	return c.findings ? UMH_EXIT_FINDINGS : UMH_EXIT_OK;
 }

@@ -124,10 +124,11 @@ static const struct umh_cmd cmds[] = {
 "measured to need (see umhcap policy) or, where none was measured,\n"
 "beyond what its helpers used since boot; bounds whose bset and\n"
 "inheritable disagree; purposes the kernel has and umhcap does not know;\n"
-"malformed usermodehelper.* items on the kernel command line; and\n"
+"malformed usermodehelper.* items on the kernel command line;\n"
 "capabilities a purpose's helpers never used, or used and are refused\n"
-"now.  Exit 1 on findings.  With --json, the same findings and notes as\n"
-"one JSON object, and the same exit status.",
+"now; and purposes that run as users of their own on a kernel without\n"
+"the umh LSM.  Exit 1 on findings.  With --json, the same findings and\n"
+"notes as one JSON object, and the same exit status.",
 	},
 	{
 		.name		= "policy",

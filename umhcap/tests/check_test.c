@@ -562,7 +562,7 @@ TEST_F(umh, check_json)
 	/* As its help says. */
 	ASSERT_EQ(0, RUN(self->root, "check", "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap check [--json]\n");
-	ASSERT_HAS(res.out, "With --json, the same findings and notes as\none JSON object, and the same exit status.");
+	ASSERT_HAS(res.out, "With --json, the same findings and\nnotes as one JSON object, and the same exit status.");
 	ASSERT_HAS(res.out, "\n  --json                  machine-readable output\n");
 }
 
@@ -769,6 +769,174 @@ TEST_F(umh, check_notes_request_key_handlers)
 }
 
 /*
+ * The root's users: coredump's of Debian's own, by name; 995, which
+ * request_key runs as below, has none.
+ */
+static void lsm_users(const char *root)
+{
+	put(root, "etc/passwd",
+	    "root:x:0:0:root:/root:/bin/sh\n"
+	    "systemd-coredump:x:998:998:systemd Core Dumper:/:/usr/sbin/nologin\n");
+	put(root, "etc/group", "root:x:0:\nsystemd-coredump:x:998:\n");
+}
+
+/* check's finding of purpose @p, run as @user, the kernel's LSMs @list. */
+static const char *lsm_finding(const char *p, const char *user,
+			       const char *list)
+{
+	char *b = slot_buf();
+
+	snprintf(b, 2048, "%s: its helpers run as a user of their own, %s, but the umh LSM is not on (/sys/kernel/security/lsm: %s), so they, and every process they start, reach each other as that user; add umh to the lsm= kernel parameter where the boot loader gets it (/etc/default/grub, /etc/kernel/cmdline): lsm=%s,umh\n",
+		 p, user, list, list);
+	return b;
+}
+
+/*
+ * A purpose that runs as a user of its own, on a kernel whose LSMs lack
+ * umh: its helpers, and what they start, reach each other as that user.
+ * A finding per such purpose, in the order of purposes, whose fix is the
+ * kernel's list with umh added; none for a purpose that runs as root,
+ * whatever its group.
+ */
+TEST_F(umh, check_lsm_without_umh)
+{
+	char want[8192];
+
+	harden(self->root);
+	lsm_users(self->root);
+	set_ident(self->root, "coredump", 998, 998);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	put(self->root, LSM_FILE, "capability,landlock,lockdown,yama");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%s1 finding\n",
+		 lsm_finding("coredump", "systemd-coredump(998)",
+			     "capability,landlock,lockdown,yama"));
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, ": lsm=capability,landlock,lockdown,yama,umh\n");
+	ASSERT_STREQ("", res.err);
+	/* Two purposes, a user with no name; root with a group is root. */
+	set_ident(self->root, "request_key", 995, 995);
+	set_ident(self->root, "power", 0, 998);
+	put(self->root, LSM_FILE, "capability,yama\n");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%s", lsm_finding("coredump",
+		 "systemd-coredump(998)", "capability,yama"));
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s2 findings\n",
+		 lsm_finding("request_key", "995", "capability,yama"));
+	ASSERT_STREQ(want, res.out);
+	/* --json: of kind lsm, naming its purpose, and no capability. */
+	same_findings(_metadata, self->root, 1);
+	ASSERT_HAS(res.out, "{\"kind\":\"lsm\",\"purpose\":\"coredump\",\"mask\":\"0x0\",\"mask_caps\":[],\"text\":\"coredump: its helpers run as a user of their own, systemd-coredump(998), but the umh LSM is not on ");
+	ASSERT_HAS(res.out, "{\"kind\":\"lsm\",\"purpose\":\"request_key\",");
+	ASSERT_HAS(res.out, "\"count\":2\n}\n");
+	/* The list is the file's, escaped; an empty one is umh's alone. */
+	put(self->root, LSM_FILE, "capability,\033[31m");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "(/sys/kernel/security/lsm: capability,\\x1b[31m)");
+	ASSERT_EQ(0, count_of(res.out, "\033"));
+	put(self->root, LSM_FILE, "%s", "");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, "(/sys/kernel/security/lsm: ), so they");
+	ASSERT_HAS(res.out, "/etc/kernel/cmdline): lsm=umh\n");
+	/* A file that is there and cannot be read is an error. */
+	rm_file(self->root, LSM_FILE);
+	put(self->root, LSM_FILE "/x", "");
+	ASSERT_EQ(2, RUN(self->root, "check"));
+	ASSERT_STREQ("", res.out);
+	ASSERT_HAS(res.err, "/sys/kernel/security/lsm: Is a directory");
+}
+
+/* umh in the kernel's list, wherever it is: nothing to say. */
+TEST_F(umh, check_lsm_with_umh)
+{
+	static const char *const lists[] = {
+		"capability,landlock,lockdown,yama,umh",
+		"capability,umh,landlock\n", "umh", "capability,yama,umh,ima,evm",
+	};
+	size_t i;
+
+	harden(self->root);
+	set_ident(self->root, "coredump", 998, 998);
+	set_ident(self->root, "modprobe", 4294967294U, 4294967294U);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		put(self->root, LSM_FILE, "%s", lists[i]);
+		EXPECT_EQ(0, RUN(self->root, "check")) TH_LOG("%s", lists[i]);
+		EXPECT_STREQ("no findings\n", res.out);
+	}
+}
+
+/*
+ * No securityfs, or a kernel without CONFIG_SECURITY: no list, so
+ * umhcap cannot tell whether umh is on; a note, not a finding.
+ */
+TEST_F(umh, check_lsm_unknown)
+{
+	const char *note = "note: cannot tell whether the umh LSM is on (no /sys/kernel/security/lsm: securityfs is not mounted, or the kernel has no CONFIG_SECURITY); without it, the helpers of a purpose that runs as a user of its own (coredump, request_key), and every process they start, reach each other as that user\n";
+	char want[4096], dir[PATH_MAX];
+
+	harden(self->root);
+	set_ident(self->root, "coredump", 998, 998);
+	set_ident(self->root, "request_key", 995, 995);
+	rm_file(self->root, LSM_FILE);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	snprintf(want, sizeof(want), "%sno findings\n", note);
+	ASSERT_STREQ(want, res.out);
+	same_findings(_metadata, self->root, 0);
+	ASSERT_HAS(res.out, "\"notes\":[\n    \"cannot tell whether the umh LSM is on (no /sys/kernel/security/lsm: ");
+	ASSERT_LACKS(res.out, "\"kind\":\"lsm\"");
+	/* Nor is there a directory for it. */
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/security", self->root);
+	ASSERT_EQ(0, rmdir(dir));
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ(want, res.out);
+}
+
+/*
+ * Every purpose as root: whether umh is on says nothing of them, with
+ * the list, without umh in it, or without the file.
+ */
+TEST_F(umh, check_lsm_no_identity)
+{
+	harden(self->root);
+	set_ident(self->root, "power", 0, 998);
+	put(self->root, LSM_FILE, "capability,landlock,lockdown,yama");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	rm_file(self->root, LSM_FILE);
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+	/* A kernel without identities, nor per-purpose bounds, alike. */
+	no_idents(self->root);
+	put(self->root, LSM_FILE, "capability,yama");
+	ASSERT_EQ(0, RUN(self->root, "check"));
+	ASSERT_STREQ("no findings\n", res.out);
+}
+
+/* Only the name umh, exactly, is umh: not one that holds it. */
+TEST_F(umh, check_lsm_exact_name)
+{
+	static const char *const lists[] = {
+		"capability,umhx,yama", "capability,xumh", "capability, umh",
+		"capability,UMH", "capability,umh_lsm,landlock",
+	};
+	char want[4096];
+	size_t i;
+
+	harden(self->root);
+	lsm_users(self->root);
+	set_ident(self->root, "coredump", 998, 998);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		put(self->root, LSM_FILE, "%s", lists[i]);
+		EXPECT_EQ(1, RUN(self->root, "check")) TH_LOG("%s", lists[i]);
+		snprintf(want, sizeof(want), "%s1 finding\n",
+			 lsm_finding("coredump", "systemd-coredump(998)",
+				     lists[i]));
+		EXPECT_STREQ(want, res.out);
+	}
+}
+
+/*
  * Under --root, a symlink is the root's: an absolute one resolves in the
  * root, not on this machine, as the root's own system resolves it
  * booted.  /usr/sbin/modprobe -> /sbin/modprobe is the row's program.
@@ -808,8 +976,9 @@ TEST_F(umh, check_root_symlinks_stay_in_the_root)
 /*
  * Every finding names its capabilities as show does, "all except ..."
  * where that is shorter, and ends with the command that fixes it, after
- * a colon: "...: umhcap ...".  The one exception: a purpose umhcap does
- * not know, which a newer umhcap knows.
+ * a colon: "...: umhcap ...".  The exceptions: a purpose umhcap does not
+ * know, which a newer umhcap knows, and the umh LSM, which a kernel
+ * parameter turns on: "...: lsm=...,umh".
  */
 static void every_finding_fixed(struct __test_metadata *_metadata,
 				const char *out)
@@ -822,6 +991,12 @@ static void every_finding_fixed(struct __test_metadata *_metadata,
 		if (!strncmp(line, "note: ", 6) || strstr(line, " finding") ||
 		    strstr(line, "a newer umhcap knows it"))
 			continue;
+		if (strstr(line, "the umh LSM is not on")) {
+			EXPECT_TRUE(strstr(line, ": lsm=") &&
+				    !strcmp(line + strlen(line) - 4, ",umh"))
+				TH_LOG("no lsm= fixes: %s", line);
+			continue;
+		}
 		EXPECT_TRUE(strstr(line, ": umhcap ") != NULL)
 			TH_LOG("no command fixes: %s", line);
 		EXPECT_TRUE(count_of(line, "cap_") <= 32)
@@ -850,6 +1025,12 @@ TEST_F(umh, check_findings_short_and_fixed)
 	rm_file(self->root, UMH "/initrd/used");
 	rm_file(self->root, UMH "/used");
 	RUN(self->root, "check");
+	every_finding_fixed(_metadata, res.out);
+	/* A purpose of its own user, on a kernel without umh. */
+	set_ident(self->root, "coredump", 998, 998);
+	put(self->root, LSM_FILE, "capability,yama");
+	ASSERT_EQ(1, RUN(self->root, "check"));
+	ASSERT_HAS(res.out, ": lsm=capability,yama,umh\n");
 	every_finding_fixed(_metadata, res.out);
 	/* The global bound, on a kernel without purposes. */
 	unpatch(self->root);

@@ -398,6 +398,11 @@ FIXTURE_SETUP(umh)
 	 * not there, and check judges their purposes by their rows.
 	 */
 	put(self->root, UEVENT_HELPER, "/sbin/mdev\n");
+	/*
+	 * The series' kernel runs the umh LSM, as its default CONFIG_LSM
+	 * lists do, so that a purpose of its own user is no finding.
+	 */
+	put(self->root, LSM_FILE, "capability,landlock,lockdown,yama,umh");
 	/* The kernel's log, with no line of a refusal in it. */
 	put(self->root, "dev/kmsg", "6,1,10,-;Linux version 6.12\n");
 }

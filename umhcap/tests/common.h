@@ -55,6 +55,8 @@
 /* This boot, as the kernel names it, and where umhcap save keeps boots. */
 #define BOOT_ID_FILE	"proc/sys/kernel/random/boot_id"
 #define UEVENT_HELPER	"sys/kernel/uevent_helper"
+/* The LSMs the kernel runs, in securityfs: comma-separated, no newline. */
+#define LSM_FILE	"sys/kernel/security/lsm"
 #define MODPROBE_KNOB	"proc/sys/kernel/modprobe"
 #define CORE_PATTERN	"proc/sys/kernel/core_pattern"
 #define POWEROFF_CMD	"proc/sys/kernel/poweroff_cmd"
