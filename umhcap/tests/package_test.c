@@ -111,7 +111,7 @@ TEST(package_makes_the_users_of_the_table)
 {
 	char *sysusers = slurp_file(src_path("debian/umhcap.sysusers"));
 	char *postrm = slurp_file(src_path("debian/umhcap.postrm"));
-	char line[128];
+	char line[128], *gecos;
 	size_t i;
 
 	if (!postrm)
@@ -126,6 +126,22 @@ TEST(package_makes_the_users_of_the_table)
 		snprintf(line, sizeof(line), "\nu %s ", user);
 		EXPECT_TRUE(strstr(sysusers, line) != NULL)
 			TH_LOG("debian/umhcap.sysusers makes no %s", user);
+	}
+	/*
+	 * Each user's GECOS, its quoted fourth field, is a field of
+	 * /etc/passwd: systemd-sysusers refuses one with a ':', and with
+	 * it the package's configuration.
+	 */
+	for (gecos = strstr(sysusers, "\nu "); gecos;
+	     gecos = strstr(gecos + 1, "\nu ")) {
+		char *open = strchr(gecos + 1, '"');
+		char *end = strchr(gecos + 1, '\n');
+
+		ASSERT_TRUE(open && (!end || open < end))
+			TH_LOG("a user of debian/umhcap.sysusers has no GECOS");
+		EXPECT_EQ(NULL, memchr(open, ':', strcspn(open, "\n")))
+			TH_LOG("a GECOS of debian/umhcap.sysusers holds ':': %.*s",
+			       (int)strcspn(open, "\n"), open);
 	}
 	/* Installed, and run by postinst: compat 13 needs the sequence. */
 	ASSERT_HAS(slurp_file(src_path("debian/control")),
