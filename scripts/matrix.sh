@@ -159,6 +159,37 @@ series_files() {
 		grep -v -e '^tools/' -e '_test\.c$' | sort -u
 }
 
+# OBJ SRC DIR: the objects DIR's Kbuild file, or Makefile, asks for in
+# the configuration of OBJ, one per line: obj-y, obj-m, lib-y and the
+# parts of composite objects, as kbuild reads them.  Kbuild compiles a file named on its
+# command line whatever the configuration, so it is asked this first.
+kbuild_objs() {
+	_kb=$2/$3/Kbuild
+	[ -f "$_kb" ] || _kb=$2/$3/Makefile
+	make -s -f - umhcap-objs <<-EOF
+	include $1/include/config/auto.conf
+	srctree := $2
+	src := $3
+	obj := $3
+	include $_kb
+	objs := \$(obj-y) \$(obj-m) \$(lib-y)
+	umhcap-objs: ; @printf '%s\\n' \$(objs) \$(foreach o,\$(objs),\$(\$(o:.o=-y)) \$(\$(o:.o=-objs)) \$(\$(o:.o=-m)))
+	EOF
+}
+
+# OBJ SRC FILE: whether the configuration of OBJ builds FILE: its object
+# is asked for by its directory's Kbuild file or Makefile, and each
+# directory by the one above it, up to a top directory (kernel/,
+# arch/x86/), which the top Makefile reaches.
+built_here() {
+	_d=$(dirname "$3") _t=$(basename "${3%.c}.o")
+	while [ "$_d" != . ] && [ "$_d" != arch ]; do
+		kbuild_objs "$1" "$2" "$_d" 2>/dev/null | grep -qxF "$_t" ||
+			return 1
+		_t=$(basename "$_d")/ _d=$(dirname "$_d")
+	done
+}
+
 # SRC OBJ ARCH TOOL FILE...: compile FILEs afresh with TOOL (W=1, or C=2
 # for sparse) and print every warning and error, one per line, with the
 # tree's path (absolute, or relative to OBJ) and the line numbers left
@@ -214,8 +245,21 @@ objs_line() {
 		for t in $tools; do notok "$name: $t: make prepare failed"; done
 		return
 	}
-	# shellcheck disable=SC2046
-	set -- $(series_files)
+	# The files this configuration builds, as kbuild reads its Makefiles:
+	# one it leaves out (security/umh/ with CONFIG_SECURITY=n) would
+	# only fail for want of the options it depends on.
+	built='' notbuilt=0
+	for f in $(series_files); do
+		if built_here "$po" "$P/src" "$f"; then
+			built="$built $f"
+		else
+			notbuilt=$((notbuilt + 1))
+		fi
+	done
+	# shellcheck disable=SC2086
+	set -- $built
+	[ "$notbuilt" -eq 0 ] ||
+		echo "# $name: $notbuilt of the series' files are not built here, left out"
 	for t in $tools; do
 		step "$name: $t on the $# files the series touches"
 		diagnostics "$P/src" "$po" "$a" "$t" "$@" >"$po/$t.txt"
