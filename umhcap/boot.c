@@ -122,7 +122,7 @@ static bool learned_any(const struct umh_record *rec)
 static char *grub_cfg(const char *params, const struct umh_merge *m)
 {
 	char *now = umh_time_iso(time(NULL)), *first = umh_time_iso(m->first);
-	char *last = umh_time_iso(m->last), *from, *text;
+	char *last = umh_time_iso(m->last_saved), *from, *text;
 
 	if (m->saved > 1)
 		from = umh_xasprintf("%d saved boots, saved %s to\n# %s, and this boot",
@@ -527,6 +527,7 @@ int cmd_boot(const struct umh_args *a)
 {
 	struct umh_merge m = {
 		.state_dir = a->state_dir, .this_boot = a->this_boot,
+		.since = a->since, .last = a->last,
 	};
 	struct umh_state cur, learned;
 	struct umh_record rec;
@@ -536,8 +537,8 @@ int cmd_boot(const struct umh_args *a)
 	if (a->grub && a->kernel_install)
 		return umh_usage_error(a->cmd, "give one of --grub and --kernel-install");
 	if (a->remove && (a->include_idle || a->this_boot || a->state_dir ||
-			  a->allowed))
-		return umh_usage_error(a->cmd, "--remove takes no --include-idle, --this-boot, --state-dir or --allow");
+			  a->allowed || a->since != UMH_NO_TIME || a->last))
+		return umh_usage_error(a->cmd, "--remove takes no --include-idle, --this-boot, --state-dir, --since, --last or --allow");
 	if (a->remove)
 		return boot_remove(a);
 	ret = umh_learned(a->root, a->include_idle, &m,

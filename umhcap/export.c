@@ -195,6 +195,7 @@ int cmd_export(const struct umh_args *a)
 {
 	struct umh_merge m = {
 		.state_dir = a->state_dir, .this_boot = a->this_boot,
+		.since = a->since, .last = a->last,
 	};
 	struct umh_state st, cur;
 	struct umh_record rec;
@@ -208,8 +209,9 @@ int cmd_export(const struct umh_args *a)
 		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
 	if (a->include_idle && !a->learned)
 		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
-	if ((a->state_dir || a->this_boot || a->allowed) && !a->learned)
-		return umh_usage_error(a->cmd, "--state-dir, --this-boot and --allow go with --learned");
+	if ((a->state_dir || a->this_boot || a->allowed ||
+	     a->since != UMH_NO_TIME || a->last) && !a->learned)
+		return umh_usage_error(a->cmd, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
 	if (a->output && !a->sysctl)
 		return umh_usage_error(a->cmd, "-o goes with --sysctl: for the command line, umhcap boot writes where the boot loader reads");
 	if (a->dry_run && !a->output)

@@ -133,7 +133,7 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 	/* Without a journal or /dev/kmsg, none is shown: learn still is. */
 	if (umh_boot_id(a->root, boot))
 		boot[0] = '\0';
-	if (umh_refusals_read(a->root, boot, true, &rs))
+	if (umh_refusals_read(a->root, boot, true, a->since, &rs))
 		umh_refusals_free(&rs);
 
 	if (a->json) {
@@ -363,6 +363,7 @@ int cmd_learn(const struct umh_args *a)
 {
 	struct umh_merge m = {
 		.state_dir = a->state_dir, .this_boot = a->this_boot,
+		.since = a->since, .last = a->last,
 	};
 	struct umh_state st, learned;
 	struct umh_record rec;

@@ -94,6 +94,10 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 {
 	int ret;
 
+	if (m && m->this_boot && (m->since != UMH_NO_TIME || m->last)) {
+		umh_err("--since and --last choose among the saved boots, which --this-boot leaves out: give one or the other");
+		return UMH_EXIT_ERROR;
+	}
 	if (umh_load(root, cur))
 		return UMH_EXIT_ERROR;
 	ret = umh_record_load(root, rec);

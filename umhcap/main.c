@@ -99,9 +99,9 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_IDLE | UMH_TAKES_HEX |
 				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES |
 				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT |
-				  UMH_TAKES_ALLOW,
-		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [PURPOSE...]\n"
-				  "--apply [-n] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...] [PURPOSE...]",
+				  UMH_TAKES_ALLOW | UMH_TAKES_SINCE,
+		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [PURPOSE...]\n"
+				  "--apply [-n] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...] [PURPOSE...]",
 		.summary	= "what helpers used; --apply narrows to it",
 		.about		=
 "What the helpers of each purpose, and every process they started, used\n"
@@ -150,9 +150,9 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT | UMH_TAKES_OUTPUT |
 				  UMH_TAKES_DRY_RUN | UMH_TAKES_ALLOW |
-				  UMH_TAKES_JSON,
-		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline|--json\n"
-				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]",
+				  UMH_TAKES_JSON | UMH_TAKES_SINCE,
+		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline|--json\n"
+				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
@@ -185,17 +185,19 @@ static const struct umh_cmd cmds[] = {
 	{
 		.name		= "refusals",
 		.run		= cmd_refusals,
-		.takes		= UMH_TAKES_JSON,
-		.synopsis	= "[--json]",
+		.takes		= UMH_TAKES_JSON | UMH_TAKES_SINCE,
+		.synopsis	= "[--json] [--since DATE] [--last N]",
 		.summary	= "what the bounds refused helpers, per boot",
 		.about		=
 "Count the kernel's lines for the capability checks the bounds refused a\n"
 "helper, per boot, purpose, capability and program: from the journal,\n"
 "every boot it keeps, or without one from /dev/kmsg, this boot.  Only\n"
 "the kernel's own lines count (facility kern, which no process can\n"
-"write).  A refusal is what a helper asked for, and a compromised one\n"
-"asks for what it likes: grant none wholesale.  The kernel rate-limits\n"
-"its lines, so a count is at least that many.",
+"write), each with when it was last logged; --since only those logged\n"
+"then or later, --last only those of the last N boots.  A refusal is\n"
+"what a helper asked for, and a compromised one asks for what it likes:\n"
+"grant none wholesale.  The kernel rate-limits its lines, so a count is\n"
+"at least that many.",
 	},
 	{
 		.name		= "save",
@@ -213,14 +215,32 @@ static const struct umh_cmd cmds[] = {
 "the helpers started and the text.",
 	},
 	{
+		.name		= "boots",
+		.run		= cmd_boots,
+		.takes		= UMH_TAKES_JSON | UMH_TAKES_STATE_DIR |
+				  UMH_TAKES_FORGET | UMH_TAKES_DRY_RUN,
+		.synopsis	= "[--json] [--state-dir DIR]\n"
+				  "--forget BOOT_ID [-n] [--json] [--state-dir DIR]",
+		.summary	= "list the saved boots, or forget one",
+		.about		=
+"List the boots umhcap save kept in DIR/boots (DIR: " UMH_STATE_DIR "),\n"
+"oldest first: each one's id, when it was saved and began, its kernel,\n"
+"how many helpers of each purpose started and what they used, and how\n"
+"many refusals the journal logged in it.  A file learn would refuse is\n"
+"warned of and not listed.  With --forget, remove the file of BOOT_ID,\n"
+"so that learn, export --learned and boot no longer merge it; an id with\n"
+"no saved file is an error, and nothing is removed.  With --json, one\n"
+"object: the boots, or the file removed and what it held.",
+	},
+	{
 		.name		= "boot",
 		.run		= cmd_boot,
 		.takes		= UMH_TAKES_DRY_RUN | UMH_TAKES_LOADER |
 				  UMH_TAKES_IDLE | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT | UMH_TAKES_ALLOW |
-				  UMH_TAKES_JSON,
+				  UMH_TAKES_JSON | UMH_TAKES_SINCE,
 		.synopsis	= "[-n] [--json] [--grub|--kernel-install] [--include-idle] "
-				  "[--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]\n"
+				  "[--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]\n"
 				  "--remove [-n] [--json] [--grub|--kernel-install]",
 		.summary	= "put the learned bounds on the next boot's command line",
 		.about		=
@@ -315,9 +335,10 @@ static void usage(void)
 	       names_taking(UMH_TAKES_JSON, ", ", json, sizeof(json)));
 	umh_print_words("purposes: ", umh_purpose_list());
 	printf("exit status: 0 ok, 1 findings (check), 2 error (drop, keep, learn\n"
-	       "--apply, user, save, boot: nothing was written; learn, export\n"
-	       "--learned, save, boot: also no record of what helpers use on this\n"
-	       "kernel; or the output could not be written), 3 drop, keep, learn\n"
+	       "--apply, user, save, boot, boots --forget: nothing was written or\n"
+	       "removed; learn, export --learned, save, boot: also no record of\n"
+	       "what helpers use on this kernel; or the output could not be\n"
+	       "written), 3 drop, keep, learn\n"
 	       "--apply or user wrote to some purposes, then failed, or a command\n"
 	       "wrote, then could not write its output\n"
 	       "\n"

@@ -5,12 +5,14 @@
  * --help, made from the same: a command takes what its help lists, and
  * nothing else.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "umhcap.h"
 
@@ -28,6 +30,9 @@ enum {
 	OPT_KERNEL_INSTALL,
 	OPT_REMOVE,
 	OPT_ALLOW,
+	OPT_SINCE,
+	OPT_LAST,
+	OPT_FORGET,
 };
 
 struct option_info {
@@ -74,6 +79,12 @@ static const struct option_info options[] = {
 	  "saved boots in DIR/boots, not " UMH_STATE_DIR "/boots" },
 	{ UMH_TAKES_ALLOW,	OPT_ALLOW,	"allow",	"PURPOSE:CAP",
 	  "add CAP to what PURPOSE learned (comma-separated list)" },
+	{ UMH_TAKES_SINCE,	OPT_SINCE,	"since",	"DATE",
+	  "only boots saved, or lines logged, then or later (UTC)" },
+	{ UMH_TAKES_SINCE,	OPT_LAST,	"last",		"N",
+	  "only the N boots saved (logged) last" },
+	{ UMH_TAKES_FORGET,	OPT_FORGET,	"forget",	"BOOT_ID",
+	  "remove the saved boot BOOT_ID" },
 	{ UMH_TAKES_OUTPUT,	'o',		"output",	"FILE",
 	  "write FILE whole, or leave it as it was (with --sysctl)" },
 	{ 0,			'h',		"help",		NULL,
@@ -302,16 +313,103 @@ static int parse_purpose_list(struct umh_args *a, const char *arg)
 	return ret ? -1 : 0;
 }
 
-static int parse_count(const char *arg, long *count)
+/* --count N, --last N (@opt): a positive number. */
+static int parse_count(const char *opt, const char *arg, long *count)
 {
 	char *end;
 
 	errno = 0;
 	*count = strtol(arg, &end, 10);
-	if (!errno && !*end && end != arg && *count > 0)
+	if (!errno && !*end && end != arg && *count > 0 &&
+	    isdigit((unsigned char)*arg))
 		return 0;
-	umh_err("bad --count \"%s\"; give a positive number", arg);
+	umh_err("bad %s \"%s\"; give a positive number", opt, arg);
 	return -1;
+}
+
+/* @n digits at @s, as a number; -1 if they are not all digits. */
+static int digits(const char *s, int n)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + s[i] - '0';
+	}
+	return v;
+}
+
+/*
+ * --since DATE: YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS][Z] ('T' or one
+ * space), in UTC, as umhcap prints times; a date that is none, such as
+ * 2025-02-30, is an error.
+ */
+static int parse_since(const char *arg, long long *t)
+{
+	struct tm tm = { 0 }, back;
+	size_t len = strlen(arg);
+	const char *s;
+	time_t tt;
+
+	if (len < 10 || arg[4] != '-' || arg[7] != '-')
+		goto bad;
+	s = arg + 10;
+	tm.tm_year = digits(arg, 4) - 1900;
+	tm.tm_mon = digits(arg + 5, 2) - 1;
+	tm.tm_mday = digits(arg + 8, 2);
+	if (tm.tm_year < 70 || tm.tm_mon < 0 || tm.tm_mday < 0)
+		goto bad;
+	if (*s == 'T' || *s == ' ') {
+		if (strlen(s) < 6 || s[3] != ':')
+			goto bad;
+		tm.tm_hour = digits(s + 1, 2);
+		tm.tm_min = digits(s + 4, 2);
+		if (tm.tm_hour < 0 || tm.tm_min < 0)
+			goto bad;
+		s += 6;
+		if (*s == ':') {
+			if (strlen(s) < 3)
+				goto bad;
+			tm.tm_sec = digits(s + 1, 2);
+			if (tm.tm_sec < 0)
+				goto bad;
+			s += 3;
+		}
+		s += *s == 'Z';
+	}
+	if (*s)
+		goto bad;
+	back = tm;
+	tt = timegm(&back);
+	/* timegm() moves what is out of range on: it must not have. */
+	if (tt == (time_t)-1 || back.tm_year != tm.tm_year ||
+	    back.tm_mon != tm.tm_mon || back.tm_mday != tm.tm_mday ||
+	    back.tm_hour != tm.tm_hour || back.tm_min != tm.tm_min ||
+	    back.tm_sec != tm.tm_sec)
+		goto bad;
+	*t = tt;
+	return 0;
+bad:
+	umh_err("bad --since \"%s\"; give a date, YYYY-MM-DD, or a time, YYYY-MM-DDTHH:MM:SS, in UTC",
+		arg);
+	return -1;
+}
+
+/* --forget BOOT_ID: a boot id, as umhcap boots lists them; once. */
+static int parse_forget(struct umh_args *a, const char *arg)
+{
+	if (a->forget) {
+		umh_usage_error(a->cmd, "give --forget once: one boot at a time");
+		return -1;
+	}
+	if (!umh_is_boot_id(arg)) {
+		umh_err("bad --forget \"%s\": a boot id is 8-4-4-4-12 lowercase hex digits, as umhcap boots lists them",
+			arg);
+		return -1;
+	}
+	a->forget = arg;
+	return 0;
 }
 
 /*
@@ -501,6 +599,7 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 	int c;
 
 	a->count = -1;
+	a->since = UMH_NO_TIME;
 	getopt_spec(a->cmd->takes, shorts, longs);
 	optind = 0;
 	opterr = 0;
@@ -514,7 +613,7 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 				return -1;
 			break;
 		case 'c':
-			if (parse_count(optarg, &a->count))
+			if (parse_count("--count", optarg, &a->count))
 				return -1;
 			break;
 		case 'n':
@@ -563,6 +662,18 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_ALLOW:
 			if (parse_allow(optarg, a))
+				return -1;
+			break;
+		case OPT_SINCE:
+			if (parse_since(optarg, &a->since))
+				return -1;
+			break;
+		case OPT_LAST:
+			if (parse_count("--last", optarg, &a->last))
+				return -1;
+			break;
+		case OPT_FORGET:
+			if (parse_forget(a, optarg))
 				return -1;
 			break;
 		default:

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "umhcap.h"
 
@@ -184,9 +185,19 @@ void umh_print_json_ident(const char *key, const struct umh_ident *id)
 	put_ident(id);
 }
 
+/* ,"@key":T, seconds since the epoch; ,"@key":null for a negative @t */
+void umh_print_json_time(const char *key, long long t)
+{
+	if (t < 0)
+		printf(",\"%s\":null", key);
+	else
+		printf(",\"%s\":%lld", key, t);
+}
+
 /*
  * A refusal: {"purpose":..,"program":..,"cap":"cap_x","cap_number":N,
- * "boot_id":..,"count":N}, learn's and refusals' alike.
+ * "boot_id":..,"count":N,"first_seen":T,"last_seen":T}, learn's and
+ * refusals' alike; the times null where the source gives none.
  */
 void umh_print_json_refusal(const struct umh_refusal *r)
 {
@@ -200,18 +211,23 @@ void umh_print_json_refusal(const struct umh_refusal *r)
 	umh_print_json_string(cap);
 	printf(",\"cap_number\":%d", r->cap);
 	umh_print_json_field("boot_id", *r->boot ? r->boot : NULL);
-	printf(",\"count\":%lu}", r->count);
+	printf(",\"count\":%lu", r->count);
+	umh_print_json_time("first_seen", r->first);
+	umh_print_json_time("last_seen", r->last);
+	putchar('}');
 	free(cap);
 }
 
 /*
  * ,"learned_from":{"boot_id":..,"this_boot_only":..,"saved_boots":N,
  * "first_saved":T,"last_saved":T,"superseded":..,"files_refused":N,
- * "boots_dir":..}: this boot's id, whether --this-boot left the saved
- * boots out, how many were merged and over what time (seconds since
- * the epoch; null with none), whether this boot's saved file was left
- * out for the live record, how many saved files were refused (each with
- * a warning), and where they are, as the root's system names it.
+ * "since":T,"last":N,"skipped":N,"boots_dir":..}: this boot's id,
+ * whether --this-boot left the saved boots out, how many were merged and
+ * over what time (seconds since the epoch; null with none), whether this
+ * boot's saved file was left out for the live record, how many saved
+ * files were refused (each with a warning), --since and --last (null
+ * without) and how many saved boots they left out, and where they are,
+ * as the root's system names it.
  */
 void umh_print_json_learned_from(const struct umh_merge *m)
 {
@@ -227,11 +243,17 @@ void umh_print_json_learned_from(const struct umh_merge *m)
 	       m->this_boot ? "true" : "false", m->saved);
 	if (m->saved)
 		printf(",\"first_saved\":%lld,\"last_saved\":%lld", m->first,
-		       m->last);
+		       m->last_saved);
 	else
 		fputs(",\"first_saved\":null,\"last_saved\":null", stdout);
 	printf(",\"superseded\":%s,\"files_refused\":%d",
 	       m->superseded ? "true" : "false", m->refused);
+	umh_print_json_time("since", m->since == UMH_NO_TIME ? -1 : m->since);
+	if (m->last > 0)
+		printf(",\"last\":%ld", m->last);
+	else
+		fputs(",\"last\":null", stdout);
+	printf(",\"skipped\":%d", m->skipped);
 	umh_print_json_field("boots_dir", dir);
 	putchar('}');
 	free(dir);
@@ -245,6 +267,49 @@ void umh_print_json_record(const struct umh_record *rec, int p)
 {
 	printf(",\"started\":%llu", rec->started[p]);
 	umh_print_json_mask("used", rec->used[p]);
+}
+
+/*
+ * A saved boot: {"boot_id":..,"this_boot":..,"saved":T,"btime":T,
+ * "kernel":..,"started":N,"used":..,"used_caps":[..],"purposes":[
+ * {"purpose":..,"started":N,"used":..,"used_caps":[..]},..]}, every
+ * purpose's record as save prints it (btime and kernel null where the
+ * file has none); with @rs, "refused":[..] too, the refusals of the boot.
+ */
+void umh_print_json_boot(const struct umh_saved *s, bool this_boot,
+			 const struct umh_refusals *rs)
+{
+	const struct umh_purpose_info *u;
+	const char *sep = "";
+	size_t i;
+
+	fputs("{\"boot_id\":", stdout);
+	umh_print_json_string(s->boot_id);
+	printf(",\"this_boot\":%s", this_boot ? "true" : "false");
+	umh_print_json_time("saved", s->saved);
+	umh_print_json_time("btime", s->btime);
+	umh_print_json_field("kernel", *s->kernel ? s->kernel : NULL);
+	umh_print_json_record(&s->rec, UMH_ALL);
+	fputs(",\"purposes\":[", stdout);
+	umh_for_each_purpose(u) {
+		printf("%s{\"purpose\":\"%s\"", sep, u->name);
+		umh_print_json_record(&s->rec, u->id);
+		putchar('}');
+		sep = ",";
+	}
+	putchar(']');
+	if (rs) {
+		fputs(",\"refused\":[", stdout);
+		for (i = 0, sep = ""; i < rs->n; i++) {
+			if (strcmp(rs->r[i].boot, s->boot_id))
+				continue;
+			fputs(sep, stdout);
+			umh_print_json_refusal(&rs->r[i]);
+			sep = ",";
+		}
+		putchar(']');
+	}
+	putchar('}');
 }
 
 /*

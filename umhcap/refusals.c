@@ -56,8 +56,25 @@ static char *quoted_field(const char *msg, const char *key)
 	return umh_xasprintf("%.*s", (int)(end - s), s);
 }
 
-/* Count the refusal in @msg, of boot @boot, if it is one. */
-static void add_line(struct umh_refusals *rs, const char *boot, const char *msg)
+/* The boot @boot read, in the order of the log, each once. */
+static void add_boot(struct umh_refusals *rs, const char *boot)
+{
+	if (rs->nboots && !strcmp(rs->boots[rs->nboots - 1], boot))
+		return;
+	rs->boots = realloc(rs->boots, (rs->nboots + 1) * sizeof(*rs->boots));
+	if (!rs->boots) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	snprintf(rs->boots[rs->nboots++], sizeof(*rs->boots), "%s", boot);
+}
+
+/*
+ * Count the refusal in @msg, of boot @boot, logged at @t (-1: not
+ * known), if it is one, and if it was logged at @since or later.
+ */
+static void add_line(struct umh_refusals *rs, const char *boot, const char *msg,
+		     long long t, long long since)
 {
 	char purpose[32], *exe, *p;
 	struct umh_refusal *r;
@@ -65,6 +82,9 @@ static void add_line(struct umh_refusals *rs, const char *boot, const char *msg)
 	size_t i;
 
 	if (strncmp(msg, PREFIX, strlen(PREFIX)) || !printable(msg))
+		return;
+	/* Under --since, a line of no known time is not known to count. */
+	if (since != UMH_NO_TIME && (t < 0 || t < since))
 		return;
 	msg += strlen(PREFIX);
 	p = strstr(msg, " cap=");
@@ -82,6 +102,10 @@ static void add_line(struct umh_refusals *rs, const char *boot, const char *msg)
 		if (!strcmp(r->boot, boot) && r->purpose == id &&
 		    r->cap == cap && !strcmp(r->exe, exe)) {
 			r->count++;
+			if (t >= 0 && (r->first < 0 || t < r->first))
+				r->first = t;
+			if (t > r->last)
+				r->last = t;
 			free(exe);
 			return;
 		}
@@ -94,7 +118,7 @@ static void add_line(struct umh_refusals *rs, const char *boot, const char *msg)
 	}
 	r = &rs->r[rs->n++];
 	*r = (struct umh_refusal){ .purpose = id, .exe = exe, .cap = cap,
-			       .count = 1 };
+			       .count = 1, .first = t, .last = t };
 	snprintf(r->boot, sizeof(r->boot), "%s", boot);
 }
 
@@ -134,10 +158,13 @@ static void boot_id(char *out, const char *id)
 
 /*
  * One entry of journalctl's export format: "KEY=value" lines up to a
- * blank one.  A binary field (KEY, then a 64-bit length, then the data)
- * is skipped: the kernel's refusal lines are text.
+ * blank one, __REALTIME_TIMESTAMP (microseconds since the epoch) among
+ * them, which the format always has, into *@t (-1 without).  A binary
+ * field (KEY, then a 64-bit length, then the data) is skipped: the
+ * kernel's refusal lines are text.
  */
-static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
+static int read_entry(FILE *f, char *boot, char **msg, bool *kernel,
+		      long long *t)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -146,6 +173,7 @@ static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
 
 	*msg = NULL;
 	*kernel = false;
+	*t = -1;
 	boot[0] = '\0';
 	while ((n = getline(&line, &cap, f)) > 0) {
 		got = 1;
@@ -168,6 +196,13 @@ static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
 			boot_id(boot, line + 9);
 		} else if (!strcmp(line, "SYSLOG_FACILITY=0")) {
 			*kernel = true;
+		} else if (!strncmp(line, "__REALTIME_TIMESTAMP=", 21)) {
+			char *end;
+			long long us;
+
+			errno = 0;
+			us = strtoll(line + 21, &end, 10);
+			*t = errno || *end || us < 0 ? -1 : us / 1000000;
 		}
 	}
 	free(line);
@@ -175,13 +210,15 @@ static int read_entry(FILE *f, char *boot, char **msg, bool *kernel)
 }
 
 /*
- * journalctl's kernel lines, every boot: 0, 1 where there is no
- * journalctl to run, or -1 after an error.
+ * journalctl's kernel lines, every boot, those logged at @since or
+ * later: 0, 1 where there is no journalctl to run, or -1 after an error.
  */
-static int from_journal(const char *root, bool quiet, struct umh_refusals *rs)
+static int from_journal(const char *root, bool quiet, long long since,
+			struct umh_refusals *rs)
 {
 	char boot[UMH_BOOT_ID_LEN + 1], *msg, *dir = NULL;
 	int fds[2], status;
+	long long t;
 	bool kernel;
 	pid_t pid;
 	FILE *f;
@@ -220,9 +257,11 @@ static int from_journal(const char *root, bool quiet, struct umh_refusals *rs)
 		waitpid(pid, NULL, 0);
 		umh_oom();
 	}
-	while (read_entry(f, boot, &msg, &kernel)) {
+	while (read_entry(f, boot, &msg, &kernel, &t)) {
+		if (*boot)
+			add_boot(rs, boot);
 		if (msg && kernel)
-			add_line(rs, boot, msg);
+			add_line(rs, boot, msg, t, since);
 		free(msg);
 	}
 	fclose(f);
@@ -247,15 +286,18 @@ static int from_journal(const char *root, bool quiet, struct umh_refusals *rs)
 /*
  * /dev/kmsg's records, this boot: "PRIO,SEQ,USEC,FLAGS;MESSAGE", then
  * continuation lines that start with a space.  PRIO holds the facility
- * times 8: 0 is the kernel's.  The device gives one record a read, in
- * O_NONBLOCK until EAGAIN (EPIPE: records overwritten meanwhile); a
- * plain file, under --root, reads to its end.
+ * times 8: 0 is the kernel's; USEC, the microseconds since boot, gives
+ * the time with the boot's (/proc/stat's btime).  The device gives one
+ * record a read, in O_NONBLOCK until EAGAIN (EPIPE: records overwritten
+ * meanwhile); a plain file, under --root, reads to its end.
  */
 static int from_kmsg(const char *root, const char *boot, bool quiet,
-		     struct umh_refusals *rs)
+		     long long since, struct umh_refusals *rs)
 {
 	char *path = umh_xasprintf("%s/dev/kmsg", root);
 	char chunk[LINE_MAX_LEN], *text, *line, *next, *semi;
+	long long btime = umh_btime(root), t;
+	unsigned long long us;
 	unsigned int prio;
 	size_t size;
 	ssize_t n;
@@ -296,28 +338,57 @@ static int from_kmsg(const char *root, const char *boot, bool quiet,
 		if (*next)
 			*next++ = '\0';
 		semi = strchr(line, ';');
-		if (*line != ' ' && semi && sscanf(line, "%u,", &prio) == 1 &&
-		    prio < 8)
-			add_line(rs, boot, semi + 1);
+		if (*line == ' ' || !semi || sscanf(line, "%u,", &prio) != 1 ||
+		    prio >= 8)
+			continue;
+		t = btime >= 0 && sscanf(line, "%*u,%*u,%llu,", &us) == 1 ?
+		    btime + (long long)(us / 1000000) : -1;
+		add_line(rs, boot, semi + 1, t, since);
 	}
 	free(text);
+	add_boot(rs, boot);
 	rs->source = "kmsg";
 	return 0;
 }
 
 /* ---- the command ---- */
 
-static void print_text(const struct umh_refusals *rs, const char *this_boot)
+/* " since T", " in its last N boots", both, or "", for a note. */
+static char *scope(const struct umh_args *a)
+{
+	char *since = a->since != UMH_NO_TIME ? umh_time_iso(a->since) : NULL;
+	char *s;
+
+	if (since && a->last)
+		s = umh_xasprintf(" since %s, in its last %ld boot%s", since,
+				  a->last, a->last == 1 ? "" : "s");
+	else if (since)
+		s = umh_xasprintf(" since %s", since);
+	else if (a->last)
+		s = umh_xasprintf(" in its last %ld boot%s", a->last,
+				  a->last == 1 ? "" : "s");
+	else
+		s = umh_xstrdup("");
+	free(since);
+	return s;
+}
+
+static void print_text(const struct umh_args *a, const struct umh_refusals *rs,
+		       const char *this_boot)
 {
 	const char *boot = NULL;
-	char *cap;
+	char *cap, *when, *in = scope(a);
 	size_t i;
 
 	if (!rs->n) {
-		printf("no refusals in the %s\n", !strcmp(rs->source, "kmsg") ?
-		       "kernel log of this boot (/dev/kmsg)" : "journal");
+		printf("no refusals in the %s%s\n", !strcmp(rs->source, "kmsg") ?
+		       "kernel log of this boot (/dev/kmsg)" : "journal", in);
+		free(in);
 		return;
 	}
+	if (*in)
+		printf("refusals logged%s:\n\n", in);
+	free(in);
 	for (i = 0; i < rs->n; i++) {
 		const struct umh_refusal *r = &rs->r[i];
 
@@ -326,23 +397,33 @@ static void print_text(const struct umh_refusals *rs, const char *this_boot)
 			printf("%sboot %s%s:\n", i ? "\n" : "",
 			       *boot ? boot : "(unknown)",
 			       !strcmp(boot, this_boot) ? " (this boot)" : "");
-			printf("  %-14s %-22s %6s  %s\n", "PURPOSE", "CAPABILITY",
-			       "COUNT", "PROGRAM");
+			printf("  %-14s %-22s %6s  %-20s  %s\n", "PURPOSE",
+			       "CAPABILITY", "COUNT", "LAST SEEN", "PROGRAM");
 		}
 		cap = caps_list(1ULL << r->cap);
-		printf("  %-14s %-22s %6lu  %s\n", umh_purpose_name(r->purpose),
-		       cap, r->count, *r->exe ? r->exe : "(none)");
+		when = r->last >= 0 ? umh_time_iso(r->last) : umh_xstrdup("-");
+		printf("  %-14s %-22s %6lu  %-20s  %s\n",
+		       umh_purpose_name(r->purpose), cap, r->count, when,
+		       *r->exe ? r->exe : "(none)");
+		free(when);
 		free(cap);
 	}
 }
 
-static void print_json(const struct umh_refusals *rs, const char *this_boot)
+static void print_json(const struct umh_args *a, const struct umh_refusals *rs,
+		       const char *this_boot)
 {
 	const char *boot = NULL;
 	size_t i;
 
 	umh_print_json_begin();
-	printf(",\"source\":\"%s\",\"boots\":[", rs->source);
+	printf(",\"source\":\"%s\"", rs->source);
+	umh_print_json_time("since", a->since == UMH_NO_TIME ? -1 : a->since);
+	if (a->last)
+		printf(",\"last\":%ld", a->last);
+	else
+		fputs(",\"last\":null", stdout);
+	fputs(",\"boots\":[", stdout);
 	for (i = 0; i < rs->n; i++) {
 		const struct umh_refusal *r = &rs->r[i];
 
@@ -368,20 +449,43 @@ static void print_json(const struct umh_refusals *rs, const char *this_boot)
  * @root: the root, as --root gives it
  * @boot: this boot's id, or ""
  * @quiet: say nothing of a source that fails
+ * @since: count only those logged then or later; UMH_NO_TIME: all
  * @rs: filled; umh_refusals_free() frees it, whatever this returns
  *
  * Return: 0, or -1 after an error (said unless @quiet).
  */
 int umh_refusals_read(const char *root, const char *boot, bool quiet,
-		      struct umh_refusals *rs)
+		      long long since, struct umh_refusals *rs)
 {
 	int ret;
 
 	*rs = (struct umh_refusals){ 0 };
-	ret = has_journal(root) ? from_journal(root, quiet, rs) : 1;
-	if (ret > 0)
-		ret = from_kmsg(root, boot, quiet, rs);
+	ret = has_journal(root) ? from_journal(root, quiet, since, rs) : 1;
+	if (ret > 0) {
+		umh_refusals_free(rs);
+		ret = from_kmsg(root, boot, quiet, since, rs);
+	}
 	return ret;
+}
+
+/* Only the refusals of the @last boots read last (0: all of them). */
+void umh_refusals_last(struct umh_refusals *rs, long last)
+{
+	size_t i, k, from, n = 0;
+	bool keep;
+
+	if (last <= 0 || (size_t)last >= rs->nboots)
+		return;
+	from = rs->nboots - last;
+	for (i = 0; i < rs->n; i++) {
+		for (keep = false, k = from; k < rs->nboots && !keep; k++)
+			keep = !strcmp(rs->r[i].boot, rs->boots[k]);
+		if (keep)
+			rs->r[n++] = rs->r[i];
+		else
+			free(rs->r[i].exe);
+	}
+	rs->n = n;
 }
 
 void umh_refusals_free(struct umh_refusals *rs)
@@ -391,6 +495,7 @@ void umh_refusals_free(struct umh_refusals *rs)
 	for (i = 0; i < rs->n; i++)
 		free(rs->r[i].exe);
 	free(rs->r);
+	free(rs->boots);
 	*rs = (struct umh_refusals){ 0 };
 }
 
@@ -402,16 +507,17 @@ int cmd_refusals(const struct umh_args *a)
 
 	if (umh_boot_id(a->root, this_boot))
 		this_boot[0] = '\0';
-	ret = umh_refusals_read(a->root, this_boot, false, &rs);
+	ret = umh_refusals_read(a->root, this_boot, false, a->since, &rs);
+	umh_refusals_last(&rs, a->last);
 	/*
 	 * The journal is in time order, and so each boot's refusals come
 	 * together, in the order they were first logged.
 	 */
 	if (!ret) {
 		if (a->json)
-			print_json(&rs, this_boot);
+			print_json(a, &rs, this_boot);
 		else
-			print_text(&rs, this_boot);
+			print_text(a, &rs, this_boot);
 	}
 	umh_refusals_free(&rs);
 	return ret ? UMH_EXIT_ERROR : UMH_EXIT_OK;

@@ -69,6 +69,7 @@ static void save_json(const struct umh_args *a, const char *id,
 int cmd_save(const struct umh_args *a)
 {
 	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what, *under;
+	char kernel[UMH_KERNEL_LEN + 1];
 	long long now = time(NULL);
 	struct umh_record rec;
 	int ret;
@@ -83,7 +84,8 @@ int cmd_save(const struct umh_args *a)
 	dir = umh_boots_dir(a->root, a->state_dir);
 	rel = umh_boots_dir("", a->state_dir);
 	path = umh_xasprintf("%s/%s", dir, id);
-	text = umh_saved_format(id, now, umh_btime(a->root), &rec);
+	umh_kernel_release(a->root, kernel);
+	text = umh_saved_format(id, now, umh_btime(a->root), kernel, &rec);
 	what = started(&rec);
 	under = umh_under_root();
 	ret = UMH_EXIT_OK;

@@ -10,6 +10,7 @@
  *   boot_id 0b6a1f0e-3c1d-4f55-9a43-2b8e1f0c9d77
  *   saved 1735787045
  *   btime 1735786000
+ *   kernel 6.12.118
  *   all started 6 used 65539 0
  *   modprobe started 4 used 65536 0
  *   ...
@@ -17,7 +18,8 @@
  *
  * The first line, exactly; then, in any order, each once, the boot id
  * (the file's name), the save time and, if /proc/stat gave it, the boot
- * time, both in seconds since the epoch; and one line per purpose, and
+ * time, both in seconds since the epoch; if the kernel gave it, its
+ * release (printable ASCII, no space); and one line per purpose, and
  * one for all, with the number of helpers started and the capabilities
  * used, in the kernel's two decimal 32-bit words, low word first.  A
  * line starting with '#' is a comment.  Fields are separated by one
@@ -72,6 +74,44 @@ static bool is_boot_id(const char *s, size_t n)
 		}
 	}
 	return true;
+}
+
+bool umh_is_boot_id(const char *s)
+{
+	return is_boot_id(s, strlen(s));
+}
+
+/* A kernel release as a saved file holds it: printable, no space. */
+static bool is_release(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > UMH_KERNEL_LEN)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
+/*
+ * This boot's kernel release, from ROOT/proc/sys/kernel/osrelease, into
+ * @rel; "" where it cannot be read, or is not one.
+ */
+void umh_kernel_release(const char *root, char rel[UMH_KERNEL_LEN + 1])
+{
+	char *path = umh_xasprintf("%s/proc/sys/kernel/osrelease", root);
+	size_t len;
+	char *buf;
+
+	rel[0] = '\0';
+	if (!umh_read_all(path, 256, &buf, &len)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (is_release(buf))
+			strcpy(rel, buf);
+		free(buf);
+	}
+	free(path);
 }
 
 /*
@@ -163,10 +203,11 @@ char *umh_time_iso(long long t)
 
 /*
  * The text of a saved record: boot @boot_id's @rec, saved at @saved,
- * the boot at @btime (-1: not known).  The caller frees it.
+ * the boot at @btime (-1: not known), of kernel @kernel ("": not known).
+ * The caller frees it.
  */
 char *umh_saved_format(const char *boot_id, long long saved, long long btime,
-		       const struct umh_record *rec)
+		       const char *kernel, const struct umh_record *rec)
 {
 	const struct umh_purpose_info *u;
 	char *iso = umh_time_iso(saved);
@@ -180,6 +221,8 @@ char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 		saved);
 	if (btime >= 0)
 		fprintf(f, "btime %lld\n", btime);
+	if (*kernel)
+		fprintf(f, "kernel %s\n", kernel);
 	umh_for_each(u)
 		fprintf(f, "%s started %llu used %u %u\n", u->name,
 			rec->started[u->id], (uint32_t)rec->used[u->id],
@@ -188,13 +231,6 @@ char *umh_saved_format(const char *boot_id, long long saved, long long btime,
 	free(iso);
 	return text;
 }
-
-/* One saved file, parsed. */
-struct saved {
-	char boot_id[UMH_BOOT_ID_LEN + 1];
-	long long saved;
-	struct umh_record rec;
-};
 
 /* Split @line at single spaces into at most @max fields; -1 if more. */
 static int split(char *line, char **field, int max)
@@ -222,9 +258,9 @@ static bool first_time(bool *seen)
 }
 
 /* One line of a saved file.  Returns NULL, or what is wrong with it. */
-static const char *parse_line(char *line, struct saved *s, bool seen[])
+static const char *parse_line(char *line, struct umh_saved *s, bool seen[])
 {
-	enum { SEEN_ID = UMH_NR, SEEN_SAVED, SEEN_BTIME };
+	enum { SEEN_ID = UMH_NR, SEEN_SAVED, SEEN_BTIME, SEEN_KERNEL };
 	unsigned long long v, lo, hi;
 	char *f[8];
 	int n, p;
@@ -246,11 +282,21 @@ static const char *parse_line(char *line, struct saved *s, bool seen[])
 			return "a time is a decimal number of seconds";
 		if (p == SEEN_SAVED)
 			s->saved = v;
+		else
+			s->btime = v;
+		return NULL;
+	}
+	if (n == 2 && !strcmp(f[0], "kernel")) {
+		if (!first_time(&seen[SEEN_KERNEL]))
+			return "a second kernel line";
+		if (!is_release(f[1]))
+			return "a kernel release is 1 to 64 printable characters, no space";
+		strcpy(s->kernel, f[1]);
 		return NULL;
 	}
 	p = umh_purpose_lookup(f[0]);
 	if (p < 0)
-		return "expected boot_id, saved, btime, or a purpose's name";
+		return "expected boot_id, saved, btime, kernel, or a purpose's name";
 	if (n != 6 || strcmp(f[1], "started") || strcmp(f[3], "used"))
 		return "expected \"PURPOSE started N used LOW HIGH\"";
 	if (!first_time(&seen[p]))
@@ -268,14 +314,15 @@ static const char *parse_line(char *line, struct saved *s, bool seen[])
  * with *@line the line (0: the file as a whole).
  */
 static const char *parse_saved(char *text, size_t len, const char *name,
-			       struct saved *s, int *line)
+			       struct umh_saved *s, int *line)
 {
-	bool seen[UMH_NR + 3] = { false };
+	bool seen[UMH_NR + 4] = { false };
 	const struct umh_purpose_info *u;
 	const char *why = NULL;
 	char *l, *nl;
 
 	memset(s, 0, sizeof(*s));
+	s->btime = -1;
 	*line = 0;
 	if (strlen(text) != len)
 		return "a NUL byte in it";
@@ -333,7 +380,7 @@ static const char *untrusted(const struct stat *st, bool dir, char *why,
  * warning that names the file and says why it is refused.
  */
 static int read_saved(int dfd, const char *dir, const char *name,
-		      struct saved *s)
+		      struct umh_saved *s)
 {
 	char *text = NULL, why[160];
 	const char *bad = NULL;
@@ -430,8 +477,107 @@ static unsigned long long add_sat(unsigned long long a, unsigned long long b)
 	return a + b < a ? ULLONG_MAX : a + b;
 }
 
+/* Oldest first: by save time, then by boot id. */
+static int by_saved(const void *a, const void *b)
+{
+	const struct umh_saved *x = a, *y = b;
+
+	if (x->saved != y->saved)
+		return x->saved < y->saved ? -1 : 1;
+	return strcmp(x->boot_id, y->boot_id);
+}
+
+/*
+ * Every saved boot in @dir, open as @dfd, into @set, but this one with
+ * @skip_this.  Returns 0, or -1 after an error (printed): there are saved
+ * boots, and this boot's id, which tells its own saved file, cannot be
+ * read.
+ */
+static int read_dir(const char *root, int dfd, const char *dir,
+		    bool skip_this, struct umh_saved_set *set)
+{
+	size_t i, n;
+	char **names = list_dir(dfd, dir, &n);
+	struct umh_saved s;
+	int ret = 0;
+
+	if (n && skip_this && umh_boot_id(root, set->boot_id))
+		ret = -1;
+	set->b = n ? calloc(n, sizeof(*set->b)) : NULL;
+	if (n && !set->b) {
+		umh_oom();
+		exit(UMH_EXIT_ERROR);
+	}
+	for (i = 0; i < n; i++) {
+		if (ret) {
+			/* Nothing read. */
+		} else if (!is_boot_id(names[i], strlen(names[i]))) {
+			umh_warn("ignoring %s/%s: not a saved record's name, a boot id",
+				 dir, names[i]);
+			set->refused++;
+		} else if (skip_this && !strcmp(names[i], set->boot_id)) {
+			set->superseded = true;
+		} else if (read_saved(dfd, dir, names[i], &s)) {
+			set->refused++;
+		} else {
+			set->b[set->n++] = s;
+		}
+		free(names[i]);
+	}
+	free(names);
+	qsort(set->b, set->n, sizeof(*set->b), by_saved);
+	return ret;
+}
+
+/**
+ * umh_saved_read - the saved boots of a directory
+ * @root: the root, as --root gives it, for this boot's id
+ * @dir: the directory, as a path of this machine's (root included)
+ * @skip_this: leave this boot's own file out, set->superseded
+ * @set: filled, oldest first; umh_saved_set_free() frees it, whatever
+ *	this returns
+ *
+ * A file, or the directory, that cannot be trusted or read is warned of
+ * and left out, counted in set->refused; no directory, no boot.
+ *
+ * Return: 0, or -1 after an error (printed): there are saved boots, and
+ * with @skip_this this boot's id cannot be read.
+ */
+int umh_saved_read(const char *root, const char *dir, bool skip_this,
+		   struct umh_saved_set *set)
+{
+	char why[160];
+	const char *bad;
+	struct stat st;
+	int dfd, ret = 0;
+
+	*set = (struct umh_saved_set){ 0 };
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno != ENOENT)
+			umh_warn("cannot open %s: %s; merged no saved boot",
+				 dir, errno == ELOOP || errno == ENOTDIR ?
+				 "not a directory" : strerror(errno));
+		return 0;
+	}
+	bad = fstat(dfd, &st) ? strerror(errno) :
+	      untrusted(&st, true, why, sizeof(why));
+	if (bad)
+		umh_warn("ignoring the saved boots in %s: %s", dir, bad);
+	else
+		ret = read_dir(root, dfd, dir, skip_this, set);
+	close(dfd);
+	return ret;
+}
+
+void umh_saved_set_free(struct umh_saved_set *set)
+{
+	free(set->b);
+	*set = (struct umh_saved_set){ 0 };
+}
+
 static void merge_one(struct umh_merge *m, struct umh_record *rec,
-		      const struct saved *s)
+		      const struct umh_saved *s)
 {
 	const struct umh_purpose_info *u;
 
@@ -442,83 +588,49 @@ static void merge_one(struct umh_merge *m, struct umh_record *rec,
 	}
 	if (!m->saved || s->saved < m->first)
 		m->first = s->saved;
-	if (!m->saved || s->saved > m->last)
-		m->last = s->saved;
+	if (!m->saved || s->saved > m->last_saved)
+		m->last_saved = s->saved;
 	m->saved++;
 }
 
 /*
- * Every saved boot in @dir, open as @dfd, but this one, into @rec.
- * Returns 0, or -1 after an error (printed): there are saved boots, and
- * this boot's id, which tells its own saved file, cannot be read.
- */
-static int merge_dir(const char *root, int dfd, const char *dir,
-		     struct umh_merge *m, struct umh_record *rec)
-{
-	size_t i, n;
-	char **names = list_dir(dfd, dir, &n);
-	struct saved s;
-	int ret = 0;
-
-	if (n && umh_boot_id(root, m->boot_id))
-		ret = -1;
-	for (i = 0; i < n; i++) {
-		if (ret) {
-			/* Nothing merged. */
-		} else if (!is_boot_id(names[i], strlen(names[i]))) {
-			umh_warn("ignoring %s/%s: not a saved record's name, a boot id",
-				 dir, names[i]);
-			m->refused++;
-		} else if (!strcmp(names[i], m->boot_id)) {
-			m->superseded = true;
-		} else if (read_saved(dfd, dir, names[i], &s)) {
-			m->refused++;
-		} else {
-			merge_one(m, rec, &s);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return ret;
-}
-
-/*
  * Merge into @rec, this boot's record, the saved boots of m->state_dir,
- * unless m->this_boot; fill in the rest of @m.  A saved file, or the
- * directory, that cannot be trusted or read is warned of and left out.
- * Returns 0, or -1 after an error (printed), as merge_dir().
+ * unless m->this_boot: those saved at m->since or later, and of them
+ * the m->last saved last (all with 0); fill in the rest of @m.  A saved
+ * file, or the directory, that cannot be trusted or read is warned of
+ * and left out.  Returns 0, or -1 after an error (printed), as
+ * umh_saved_read().
  */
 int umh_saved_merge(const char *root, struct umh_merge *m,
 		    struct umh_record *rec)
 {
-	char *dir = umh_boots_dir(root, m->state_dir), why[160];
-	const char *bad;
-	struct stat st;
-	int dfd, ret = 0;
+	char *dir = umh_boots_dir(root, m->state_dir);
+	struct umh_saved_set set;
+	size_t i, from;
+	int ret = 0;
 
 	m->boot_id[0] = '\0';
-	m->saved = m->refused = 0;
+	m->saved = m->refused = m->skipped = 0;
 	m->superseded = false;
-	m->first = m->last = 0;
-	if (m->this_boot)
-		goto out;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno != ENOENT)
-			umh_warn("cannot open %s: %s; merged no saved boot",
-				 dir, errno == ELOOP || errno == ENOTDIR ?
-				 "not a directory" : strerror(errno));
-		goto out;
+	m->first = m->last_saved = 0;
+	if (m->this_boot) {
+		free(dir);
+		return 0;
 	}
-	bad = fstat(dfd, &st) ? strerror(errno) :
-	      untrusted(&st, true, why, sizeof(why));
-	if (bad)
-		umh_warn("ignoring the saved boots in %s: %s", dir, bad);
-	else
-		ret = merge_dir(root, dfd, dir, m, rec);
-	close(dfd);
-out:
+	ret = umh_saved_read(root, dir, true, &set);
 	free(dir);
+	strcpy(m->boot_id, set.boot_id);
+	m->refused = set.refused;
+	m->superseded = set.superseded;
+	/* Oldest first: the last N are at the end. */
+	from = m->last > 0 && (size_t)m->last < set.n ? set.n - m->last : 0;
+	for (i = 0; !ret && i < set.n; i++) {
+		if (i < from || set.b[i].saved < m->since)
+			m->skipped++;
+		else
+			merge_one(m, rec, &set.b[i]);
+	}
+	umh_saved_set_free(&set);
 	return ret;
 }
 
@@ -528,9 +640,9 @@ out:
  */
 char *umh_merge_describe(const char *root, const struct umh_merge *m)
 {
-	char *first = umh_time_iso(m->first), *last = umh_time_iso(m->last);
+	char *first = umh_time_iso(m->first), *last = umh_time_iso(m->last_saved);
 	char *dir = umh_boots_dir(root, m->state_dir);
-	char *s, *span, *refused;
+	char *s, *span, *refused, *skipped, *since = NULL;
 
 	if (m->saved > 1)
 		span = umh_xasprintf("%d saved boots (saved %s to %s) and this boot",
@@ -540,6 +652,8 @@ char *umh_merge_describe(const char *root, const struct umh_merge *m)
 				     first);
 	else if (m->this_boot)
 		span = umh_xstrdup("this boot only (--this-boot)");
+	else if (m->skipped)
+		span = umh_xstrdup("this boot only");
 	else
 		span = umh_xasprintf("this boot only: no other boot saved in %s",
 				     dir);
@@ -547,9 +661,27 @@ char *umh_merge_describe(const char *root, const struct umh_merge *m)
 		  umh_xasprintf("; %d saved file%s refused (see the warnings)",
 				m->refused, m->refused == 1 ? "" : "s") :
 		  umh_xstrdup("");
-	s = umh_xasprintf("%s%s%s", span, m->superseded ?
+	if (m->since != UMH_NO_TIME)
+		since = umh_time_iso(m->since);
+	if (!m->skipped)
+		skipped = umh_xstrdup("");
+	else if (since && m->last > 0)
+		skipped = umh_xasprintf("; %d older saved boot%s left out (--since %s, --last %ld)",
+					m->skipped, m->skipped == 1 ? "" : "s",
+					since, m->last);
+	else if (since)
+		skipped = umh_xasprintf("; %d saved boot%s before %s left out (--since)",
+					m->skipped, m->skipped == 1 ? "" : "s",
+					since);
+	else
+		skipped = umh_xasprintf("; %d older saved boot%s left out (--last %ld)",
+					m->skipped, m->skipped == 1 ? "" : "s",
+					m->last);
+	s = umh_xasprintf("%s%s%s%s", span, skipped, m->superseded ?
 			  "; this boot's saved record left out, the live one holds it" :
 			  "", refused);
+	free(since);
+	free(skipped);
 	free(refused);
 	free(span);
 	free(dir);

@@ -396,7 +396,7 @@ int cmd_status(const struct umh_args *a)
 				    UMH_STATE_DIR);
 	if (umh_boot_id(a->root, v.boot))
 		v.boot[0] = '\0';
-	v.refusals = !umh_refusals_read(a->root, v.boot, true, &v.rs);
+	v.refusals = !umh_refusals_read(a->root, v.boot, true, UMH_NO_TIME, &v.rs);
 	for (i = 0; v.refusals && i < v.rs.n; i++)
 		v.refused += !strcmp(v.rs.r[i].boot, v.boot);
 	if (a->json)

@@ -30,7 +30,7 @@
  *   opts.c           every command's options and arguments, and its
  *                    --help
  *   show.c, status.c, dropkeep.c (drop and keep), user.c, learn.c,
- *   check.c, policy.c, export.c, trace.c, save.c, boot.c
+ *   check.c, policy.c, export.c, trace.c, save.c, boot.c, boots.c
  *                    the commands, each in the file of its name, which
  *                    use none of each other
  *   main.c           the global options, and the table of commands
@@ -317,20 +317,49 @@ int umh_write_failed(const char *cmd, const char *undone,
 #define UMH_BOOT_ID_LEN		36	/* 8-4-4-4-12 hex digits */
 #define UMH_SAVED_MAGIC		"umhcap-record 1"
 
+#define UMH_KERNEL_LEN		64	/* a kernel release, as saved */
+#define UMH_NO_TIME		LLONG_MIN	/* no --since */
+
 struct umh_merge {
 	/* Given: */
 	const char *state_dir;	/* --state-dir, or NULL: UMH_STATE_DIR */
 	bool this_boot;		/* --this-boot: merge no saved boot */
+	long long since;	/* --since: saved then or later; UMH_NO_TIME */
+	long last;		/* --last N: the N saved last; 0: all */
 	/* Found: */
 	char boot_id[UMH_BOOT_ID_LEN + 1];	/* "" if not read */
 	int saved;		/* saved boots merged */
 	int refused;		/* saved files refused, each with a warning */
+	int skipped;		/* saved boots --since or --last left out */
 	bool superseded;	/* this boot's saved file, left out */
-	long long first, last;	/* earliest and latest save time merged */
+	long long first, last_saved;	/* earliest and latest save time merged */
+};
+
+/* One saved boot, as umhcap save kept it. */
+struct umh_saved {
+	char boot_id[UMH_BOOT_ID_LEN + 1];
+	long long saved;	/* when it was saved, seconds since the epoch */
+	long long btime;	/* when it began; -1: not saved */
+	char kernel[UMH_KERNEL_LEN + 1];	/* its release; "": not saved */
+	struct umh_record rec;
+};
+
+/* The saved boots of one directory, oldest first. */
+struct umh_saved_set {
+	struct umh_saved *b;
+	size_t n;
+	int refused;		/* files refused, each with a warning */
+	bool superseded;	/* this boot's file, left out */
+	char boot_id[UMH_BOOT_ID_LEN + 1];	/* this boot's; "" if not read */
 };
 
 char *umh_boots_dir(const char *root, const char *state_dir);
 int umh_boot_id(const char *root, char id[UMH_BOOT_ID_LEN + 1]);
+bool umh_is_boot_id(const char *s);
+void umh_kernel_release(const char *root, char rel[UMH_KERNEL_LEN + 1]);
+int umh_saved_read(const char *root, const char *dir, bool skip_this,
+		   struct umh_saved_set *set);
+void umh_saved_set_free(struct umh_saved_set *set);
 
 /* refusals.c */
 struct umh_refusal {
@@ -339,21 +368,25 @@ struct umh_refusal {
 	char *exe;			/* as the kernel escaped it */
 	int cap;
 	unsigned long count;
+	long long first, last;		/* logged first and last; -1: not known */
 };
 
 struct umh_refusals {
 	struct umh_refusal *r;
 	size_t n, size;
 	const char *source;		/* "journal" or "kmsg" */
+	char (*boots)[UMH_BOOT_ID_LEN + 1];	/* every boot read, in order */
+	size_t nboots;
 };
 
 int umh_refusals_read(const char *root, const char *boot, bool quiet,
-		      struct umh_refusals *rs);
+		      long long since, struct umh_refusals *rs);
+void umh_refusals_last(struct umh_refusals *rs, long last);
 void umh_refusals_free(struct umh_refusals *rs);
 long long umh_btime(const char *root);
 char *umh_time_iso(long long t);
 char *umh_saved_format(const char *boot_id, long long saved, long long btime,
-		       const struct umh_record *rec);
+		       const char *kernel, const struct umh_record *rec);
 int umh_saved_merge(const char *root, struct umh_merge *m,
 		    struct umh_record *rec);
 char *umh_merge_describe(const char *root, const struct umh_merge *m);
@@ -378,6 +411,9 @@ void umh_print_json_ident(const char *key, const struct umh_ident *id);
 void umh_print_json_refusal(const struct umh_refusal *r);
 void umh_print_json_learned_from(const struct umh_merge *m);
 void umh_print_json_record(const struct umh_record *rec, int p);
+void umh_print_json_time(const char *key, long long t);
+void umh_print_json_boot(const struct umh_saved *s, bool this_boot,
+			 const struct umh_refusals *rs);
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
 void umh_print_json_string(const char *s);
@@ -427,6 +463,8 @@ enum {
 	UMH_TAKES_LOADER	= 1 << 15,	/* --grub, --kernel-install */
 	UMH_TAKES_OUTPUT	= 1 << 16,	/* -o, --output FILE */
 	UMH_TAKES_ALLOW		= 1 << 17,	/* --allow PURPOSE:CAP,... */
+	UMH_TAKES_SINCE		= 1 << 18,	/* --since DATE, --last N */
+	UMH_TAKES_FORGET	= 1 << 19,	/* --forget BOOT_ID */
 };
 
 struct umh_args;
@@ -467,6 +505,9 @@ struct umh_args {
 	uint64_t allow[UMH_NR];	/* --allow: added to what was learned */
 	bool allowed;		/* --allow was given */
 	const char *output;	/* -o, --output FILE; NULL without it */
+	long long since;	/* --since DATE; UMH_NO_TIME without it */
+	long last;		/* --last N; 0 without it */
+	const char *forget;	/* --forget BOOT_ID; NULL without it */
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);
@@ -490,5 +531,6 @@ int cmd_trace(const struct umh_args *a);
 int cmd_save(const struct umh_args *a);
 int cmd_boot(const struct umh_args *a);
 int cmd_refusals(const struct umh_args *a);
+int cmd_boots(const struct umh_args *a);
 
 #endif /* UMHCAP_H */

@@ -434,7 +434,7 @@ TEST_F(umh, boot_remove_refuses_learning_options)
 	before = tree(self->root);
 	for (i = 0; i < ARRAY_SIZE(opts); i++) {
 		ASSERT_EQ(2, RUN(self->root, "boot", "--remove", opts[i]));
-		ASSERT_HAS(res.err, "umhcap: --remove takes no --include-idle, --this-boot, --state-dir or --allow; usage: umhcap boot");
+		ASSERT_HAS(res.err, "umhcap: --remove takes no --include-idle, --this-boot, --state-dir, --since, --last or --allow; usage: umhcap boot");
 		ASSERT_STREQ("", res.out);
 	}
 	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--grub", "--kernel-install"));
@@ -481,7 +481,7 @@ TEST_F(umh, refusals_are_shown_never_learned)
 	ASSERT_HAS(res.out, "Never learned: a compromised helper asks for what it likes.");
 	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "coredump"));
 	ASSERT_TRUE(json_valid(res.out));
-	ASSERT_HAS(res.out, "\"refused\":[{\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" THIS_BOOT "\",\"count\":50},");
+	ASSERT_HAS(res.out, "\"refused\":[{\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" THIS_BOOT "\",\"count\":50,\"first_seen\":null,\"last_seen\":null},");
 	/* Learned as before: no refusal in the next boot's bounds. */
 	ASSERT_STREQ(before, learned_params(self->root, _metadata));
 	ASSERT_EQ(0, RUN(self->root, "boot"));
@@ -555,7 +555,7 @@ TEST_F(umh, allow_refuses_what_it_cannot_read)
 	ASSERT_EQ(2, RUN(self->root, "learn", "--allow", "coredump:cap_kill"));
 	ASSERT_HAS(res.err, "--allow goes with --apply");
 	ASSERT_EQ(2, RUN(self->root, "export", "--cmdline", "--allow", "coredump:cap_kill"));
-	ASSERT_HAS(res.err, "--state-dir, --this-boot and --allow go with --learned");
+	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
 	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--allow", "coredump:cap_kill"));
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);

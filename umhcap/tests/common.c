@@ -25,7 +25,7 @@ _Static_assert(ARRAY_SIZE(kernel_purposes) == NR_PURPOSES, "NR_PURPOSES");
 const char *const commands[] = {
 	"show", "status", "drop", "keep", "user", "learn", "check", "policy",
 	"export",
-	"trace", "refusals", "save", "boot",
+	"trace", "refusals", "save", "boots", "boot",
 };
 _Static_assert(ARRAY_SIZE(commands) == NR_COMMANDS, "NR_COMMANDS");
 

@@ -77,7 +77,7 @@ extern const char *const purposes[];
 extern const char *const kernel_purposes[];
 
 /* The commands, in the order umhcap --help lists them. */
-#define NR_COMMANDS	((size_t)13)
+#define NR_COMMANDS	((size_t)14)
 extern const char *const commands[];
 
 struct result {

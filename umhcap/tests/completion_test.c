@@ -38,7 +38,7 @@ static const char *complete(const char *line)
 /* The commands, from umhcap --help: each once, and nothing else. */
 TEST(completion_of_commands)
 {
-	ASSERT_STREQ("boot check drop export keep learn policy refusals save show status trace user ",
+	ASSERT_STREQ("boot boots check drop export keep learn policy refusals save show status trace user ",
 		     complete("umhcap "));
 	ASSERT_STREQ("drop ", complete("umhcap dr"));
 	/* After --root DIR, still the command. */
@@ -58,7 +58,7 @@ TEST(completion_of_options)
 	ASSERT_STREQ("--json ", complete("umhcap trace --j"));
 	ASSERT_STREQ("--json ", complete("umhcap user --j"));
 	ASSERT_STREQ("", complete("umhcap show --dry"));
-	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --json --learned --output --state-dir --sysctl --this-boot -h -n -o ",
+	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --json --last --learned --output --since --state-dir --sysctl --this-boot -h -n -o ",
 		     complete("umhcap export --sysctl -o /tmp/x -"));
 	ASSERT_EQ(0, count_of(complete("umhcap learn -"), "--remove"));
 }
@@ -87,7 +87,7 @@ TEST(completion_of_capabilities)
  * --allow's argument: PURPOSE:CAP items, of the purposes --allow takes
  * (never all, which it refuses), the last item of a comma list; and
  * user's users, under --root those of the root's passwd, not this
- * machine's.
+ * machine's; boots --forget's ids, those of the root's saved boots.
  */
 TEST_F(umh, completion_of_allow_and_root_users)
 {
@@ -104,6 +104,13 @@ TEST_F(umh, completion_of_allow_and_root_users)
 	ASSERT_STREQ("umh-only-in-root ", complete(line));
 	snprintf(line, sizeof(line), "umhcap --root %s user -p modprobe ", self->root);
 	ASSERT_STREQ("root umh-only-in-root ", complete(line));
+	/* --forget: the root's saved boots, by id, or --state-dir's. */
+	two_saved_boots(self->root);
+	put(self->root, BOOTS "/.tmp-x", "");
+	snprintf(line, sizeof(line), "umhcap --root %s boots --forget ", self->root);
+	ASSERT_STREQ(BOOT_A " " BOOT_B " ", complete(line));
+	snprintf(line, sizeof(line), "umhcap --root %s boots --state-dir /srv --forget ", self->root);
+	ASSERT_STREQ("", complete(line));
 	if (system("command -v capsh >/dev/null"))
 		SKIP(return, "no capsh here (libcap2-bin)");
 	ASSERT_STREQ("coredump:cap_sys_ptrace ",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of umhcap's one JSON schema: each concept (capability set,
- * identity, refusal, the saved boots learned from, helpers started) has
+ * identity, refusal, the saved boots learned from, a saved boot, helpers
+ * started) has
  * one shape, whichever command prints it, as umhcap(8)'s JSON OUTPUT
  * says.
  */
@@ -111,6 +112,7 @@ TEST_F(umh, json_one_shape_per_concept)
 		{ "user", "-n", "-p", "modprobe,coredump", "root" },
 		{ "refusals" }, { "check" },
 		{ "drop", "-n", "-p", "coredump", "cap_kill" }, { "status" },
+		{ "boots" }, { "boots", "-n", "--forget", BOOT_B },
 	};
 	char out[ARRAY_SIZE(runs)][1 << 16];
 	size_t i;
@@ -148,6 +150,15 @@ TEST_F(umh, json_one_shape_per_concept)
 	refusal_shape(_metadata, out[9], "boots.0.refusals.0");
 	refusal_shape(_metadata, out[12], "refusals.0");
 	ASSERT_JSON_AT(out[12], "purposes.1.identity", "{\"uid\":0,\"gid\":0}");
+	/* A saved boot: one object, listed or forgotten; its record a record. */
+	ASSERT_KIND(out[13], "boots.1.started", NUMBER);
+	ASSERT_KIND(out[13], "boots.1.purposes.1.started", NUMBER);
+	ASSERT_KIND(out[13], "boots.1.purposes.1.used_caps", "[");
+	ASSERT_KIND(out[13], "boots.1.refused", "[");
+	ASSERT_JSON_AT(out[13], "boots.1.boot_id", "\"" BOOT_B "\"");
+	ASSERT_JSON_AT(out[14], "boot.boot_id", "\"" BOOT_B "\"");
+	ASSERT_KIND(out[14], "boot.purposes.1.started", NUMBER);
+	ASSERT_JSON_AT(out[14], "boot.saved", json_get(out[13], "boots.1.saved"));
 	/* Helpers started: a number, per purpose and in all, learn and save. */
 	ASSERT_KIND(out[1], "started", NUMBER);
 	ASSERT_KIND(out[1], "purposes.0.started", NUMBER);

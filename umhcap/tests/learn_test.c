@@ -599,6 +599,7 @@ TEST_F(umh, learn_merged_json_apply_export)
 			    "\"this_boot_only\":false,\"saved_boots\":2,"
 			    "\"first_saved\":1700000000,\"last_saved\":1700086400,"
 			    "\"superseded\":false,\"files_refused\":0,"
+			    "\"since\":null,\"last\":null,\"skipped\":0,"
 			    "\"boots_dir\":\"/var/lib/umhcap/boots\"}\n}\n");
 	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--this-boot"));
 	ASSERT_JSON(res.out);
@@ -625,7 +626,7 @@ TEST_F(umh, learn_merged_json_apply_export)
 			 "--cmdline"));
 	ASSERT_HAS(res.out, "=modprobe:0x10000,coredump:0x3,");
 	ASSERT_EQ(2, RUN(self->root, "export", "--this-boot", "--cmdline"));
-	ASSERT_HAS(res.err, "--state-dir, --this-boot and --allow go with --learned");
+	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
 	/* --state-dir: the saved boots are elsewhere. */
 	ASSERT_EQ(0, RUN(self->root, "learn", "--state-dir", "/nowhere"));
 	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
@@ -677,7 +678,7 @@ TEST_F(umh, learn_refuses_bad_saved_files)
 		{ "\nmodprobe started 1 used 4096 0\n", "\nmodprobe started 1 used 4096 4294967296\n", "line 6: expected decimal numbers" },
 		{ "\nmodprobe started", "\nmodprobe  started", "line 6: expected \"PURPOSE started" },
 		{ "\npower started", "\nmodprobe started", "line 11: a second line of the purpose" },
-		{ "\npower started", "\nbogus started", "line 11: expected boot_id, saved, btime, or a purpose's name" },
+		{ "\npower started", "\nbogus started", "line 11: expected boot_id, saved, btime, kernel, or a purpose's name" },
 		{ "boot_id " BOOT_A, "boot_id " BOOT_B, "its boot_id is not its name" },
 		{ "other started 0 used 0 0\n", "other started 0 used 0 0", "not ended by a newline" },
 	};

@@ -101,7 +101,7 @@ TEST_F(umh, help_and_version)
 {
 	ASSERT_EQ(0, RUN(self->root, "--help"));
 	ASSERT_HAS(res.out, "usage: umhcap");
-	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline");
+	ASSERT_HAS(res.out, "export [--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline");
 	ASSERT_HAS(res.out, "learn --apply [-n] [--json] [--include-idle]");
 	ASSERT_HAS(res.out, "\n  policy [--json]  ");
 	ASSERT_EQ(0, RUN(self->root, "--version"));

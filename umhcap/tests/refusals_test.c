@@ -37,23 +37,23 @@ TEST_F(umh, refusals_from_kmsg)
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_STREQ("boot " THIS_BOOT " (this boot):\n"
-		     "  PURPOSE        CAPABILITY              COUNT  PROGRAM\n"
-		     "  coredump       cap_dac_read_search         2  /usr/lib/systemd/systemd-coredump\n"
-		     "  modprobe       cap_sys_module              1  /usr/bin/kmod\n"
-		     "  power          cap_sys_boot                1  /sbin/a\\x20b\n",
+		     "  PURPOSE        CAPABILITY              COUNT  LAST SEEN             PROGRAM\n"
+		     "  coredump       cap_dac_read_search         2  -                     /usr/lib/systemd/systemd-coredump\n"
+		     "  modprobe       cap_sys_module              1  -                     /usr/bin/kmod\n"
+		     "  power          cap_sys_boot                1  -                     /sbin/a\\x20b\n",
 		     res.out);
 	ASSERT_EQ(0, RUN(self->root, "--json", "refusals"));
 	ASSERT_TRUE(json_valid(res.out)) TH_LOG("%s", res.out);
-	ASSERT_HAS(res.out, "{\"version\":2,\"source\":\"kmsg\",\"boots\":[\n"
+	ASSERT_HAS(res.out, "{\"version\":2,\"source\":\"kmsg\",\"since\":null,\"last\":null,\"boots\":[\n"
 			    "  {\"boot_id\":\"" THIS_BOOT "\",\"this_boot\":true,\"refusals\":[\n"
-			    "    {\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_dac_read_search\",\"cap_number\":2,\"boot_id\":\"" THIS_BOOT "\",\"count\":2},");
+			    "    {\"purpose\":\"coredump\",\"program\":\"/usr/lib/systemd/systemd-coredump\",\"cap\":\"cap_dac_read_search\",\"cap_number\":2,\"boot_id\":\"" THIS_BOOT "\",\"count\":2,\"first_seen\":null,\"last_seen\":null},");
 	ASSERT_EQ(0, count_of(res.out, "\"power\",\"program\":\"/x\""));
 	/* None at all. */
 	put(self->root, "dev/kmsg", "6,1,10,-;Linux version 6.12\n");
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
 	ASSERT_STREQ("no refusals in the kernel log of this boot (/dev/kmsg)\n", res.out);
 	ASSERT_EQ(0, RUN(self->root, "refusals", "--json"));
-	ASSERT_STREQ("{\"version\":2,\"source\":\"kmsg\",\"boots\":[\n]}\n", res.out);
+	ASSERT_STREQ("{\"version\":2,\"source\":\"kmsg\",\"since\":null,\"last\":null,\"boots\":[\n]}\n", res.out);
 	ASSERT_TRUE(json_valid(res.out));
 	/* No source at all: an error, said. */
 	rm_file(self->root, "dev/kmsg");
@@ -116,18 +116,18 @@ TEST_F(umh, refusals_from_journal)
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
 	ASSERT_STREQ("", res.err);
 	ASSERT_STREQ("boot " OLD_BOOT ":\n"
-		     "  PURPOSE        CAPABILITY              COUNT  PROGRAM\n"
-		     "  request_key    cap_sys_admin               1  /usr/sbin/request-key\n"
+		     "  PURPOSE        CAPABILITY              COUNT  LAST SEEN             PROGRAM\n"
+		     "  request_key    cap_sys_admin               1  -                     /usr/sbin/request-key\n"
 		     "\n"
 		     "boot " THIS_BOOT " (this boot):\n"
-		     "  PURPOSE        CAPABILITY              COUNT  PROGRAM\n"
-		     "  coredump       cap_dac_read_search         2  /usr/lib/systemd/systemd-coredump\n",
+		     "  PURPOSE        CAPABILITY              COUNT  LAST SEEN             PROGRAM\n"
+		     "  coredump       cap_dac_read_search         2  -                     /usr/lib/systemd/systemd-coredump\n",
 		     res.out);
 	ASSERT_EQ(0, RUN(self->root, "--json", "refusals"));
 	ASSERT_TRUE(json_valid(res.out)) TH_LOG("%s", res.out);
 	ASSERT_HAS(res.out, "\"source\":\"journal\"");
 	ASSERT_HAS(res.out, "{\"boot_id\":\"" OLD_BOOT "\",\"this_boot\":false,\"refusals\":[\n"
-			    "    {\"purpose\":\"request_key\",\"program\":\"/usr/sbin/request-key\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" OLD_BOOT "\",\"count\":1}]},\n"
+			    "    {\"purpose\":\"request_key\",\"program\":\"/usr/sbin/request-key\",\"cap\":\"cap_sys_admin\",\"cap_number\":21,\"boot_id\":\"" OLD_BOOT "\",\"count\":1,\"first_seen\":null,\"last_seen\":null}]},\n"
 			    "  {\"boot_id\":\"" THIS_BOOT "\",\"this_boot\":true,");
 }
 
@@ -148,5 +148,5 @@ TEST_F(umh, refusals_journalctl_fails)
 	setenv("PATH", env, 1);
 	put(self->root, "dev/kmsg", "%s", kmsg_text());
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
-	ASSERT_HAS(res.out, "  coredump       cap_dac_read_search         2  ");
+	ASSERT_HAS(res.out, "  coredump       cap_dac_read_search         2  -   ");
 }
