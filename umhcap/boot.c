@@ -53,6 +53,108 @@
 #define KI_NEXT		"run kernel-install add $(uname -r) /boot/vmlinuz-$(uname -r), or reinstall the kernel package, then reboot"
 #define NEXT_BOUNDS	": the bounds hold from the first helper of that boot"
 #define NEXT_OPEN	": helpers start with open bounds from that boot"
+#define NEXT_LEFT	": what is still set elsewhere (above) holds from that boot; helpers start with open bounds only once it is gone too"
+
+/* ---- what else sets the next boot's bounds ---- */
+
+/*
+ * Every bound and id of the next boot set elsewhere than in @skip and
+ * @skip2 (files as the root's system names them; NULL: none), which
+ * boot wrote or removed, or would: in force beside boot's, or after
+ * boot --remove.
+ */
+static void elsewhere(const char *root, const char *skip, const char *skip2,
+		      struct umh_settings *ss)
+{
+	size_t i, n = 0;
+
+	umh_settings_scan(root, ss);
+	for (i = 0; i < ss->n; i++) {
+		struct umh_setting *x = &ss->s[i];
+
+		if ((skip && !strcmp(x->file, skip)) ||
+		    (skip2 && !strcmp(x->file, skip2))) {
+			free(x->file);
+			free(x->var);
+			free(x->value);
+			continue;
+		}
+		ss->s[n++] = *x;
+	}
+	ss->n = n;
+}
+
+/* GRUB_CMDLINE_LINUX: the recovery entries are given it too. */
+static bool on_recovery(const struct umh_setting *x)
+{
+	return x->var && !strcmp(x->var, "GRUB_CMDLINE_LINUX");
+}
+
+/*
+ * @title, then a line per file (and sh variable) of @ss: what it sets,
+ * "modprobe bset 0x10000, all uid 990".  Nothing without any.
+ */
+static void text_elsewhere(const struct umh_settings *ss, const char *title)
+{
+	const struct umh_setting *x, *prev = NULL;
+	size_t i;
+
+	if (!ss->n)
+		return;
+	printf("%s\n", title);
+	for (i = 0; i < ss->n; i++) {
+		x = &ss->s[i];
+		if (prev && !strcmp(prev->file, x->file) &&
+		    !strcmp(prev->var ?: "", x->var ?: "")) {
+			printf(", ");
+		} else {
+			if (prev)
+				putchar('\n');
+			printf("  %s", x->file);
+			if (x->var)
+				printf(" (%s%s)", x->var, on_recovery(x) ?
+				       ", the recovery entries too" : "");
+			printf(": ");
+		}
+		printf("%s %s %s", umh_purpose_name(x->purpose), x->param,
+		       x->value);
+		prev = x;
+	}
+	putchar('\n');
+}
+
+/* ,"elsewhere":[{"file":..,"var":..,"purpose":..,"param":..,"value":..}] */
+static void json_elsewhere(const struct umh_settings *ss)
+{
+	size_t i;
+
+	fputs(",\"elsewhere\":[", stdout);
+	for (i = 0; i < ss->n; i++) {
+		fputs(i ? ",{\"file\":" : "{\"file\":", stdout);
+		umh_print_json_string(ss->s[i].file);
+		umh_print_json_field("var", ss->s[i].var);
+		umh_print_json_field("purpose",
+				     umh_purpose_name(ss->s[i].purpose));
+		umh_print_json_field("param", ss->s[i].param);
+		umh_print_json_field("value", ss->s[i].value);
+		putchar('}');
+	}
+	putchar(']');
+}
+
+/*
+ * GRUB_DISABLE_RECOVERY=true: update-grub makes no recovery entry, the
+ * way back that umhcap.cfg promises.  Warned of; the file, or NULL.
+ */
+static char *warn_no_recovery(const char *root)
+{
+	char *file = umh_grub_no_recovery(root, "/etc/default/grub.d/umhcap.cfg");
+
+	if (file)
+		umh_warn("%s%s sets GRUB_DISABLE_RECOVERY=true: update-grub makes no recovery entry, so no entry of the boot menu starts helpers with open bounds; a bound too narrow is undone only by umhcap boot --remove and update-grub, or by editing the command line at GRUB's menu (e): set GRUB_DISABLE_RECOVERY=false",
+			 root, file);
+	return file;
+}
 
 /* A file boot wrote or removed (or would have), for --json. */
 struct boot_done {
@@ -81,10 +183,14 @@ static void done_json(const struct boot_done *d)
 
 /*
  * --json, after writing: {"version":1,"dry_run":..,"action":"write",
- * "parameters":..,"learned_from":..,"loader":..,"file":..,..}
+ * "parameters":..,"learned_from":..,"loader":..,"file":..,..,
+ * "elsewhere":[..],"recovery_disabled_by":..}: what else sets the next
+ * boot's bounds, and the file that turns GRUB's recovery entries off,
+ * or null.
  */
 static void write_json(const struct umh_args *a, const char *params,
-		       const struct umh_merge *m, const struct boot_done *d)
+		       const struct umh_merge *m, const struct boot_done *d,
+		       const struct umh_settings *ss, const char *no_recovery)
 {
 	umh_print_json_begin();
 	printf(",\"dry_run\":%s,\"action\":\"write\"",
@@ -93,6 +199,8 @@ static void write_json(const struct umh_args *a, const char *params,
 	umh_print_json_learned_from(m);
 	putchar(',');
 	done_json(d);
+	json_elsewhere(ss);
+	umh_print_json_field("recovery_disabled_by", no_recovery);
 	printf("}\n");
 }
 
@@ -307,26 +415,39 @@ static int boot_grub(const struct umh_args *a, const char *params,
 		     const struct umh_merge *m, const char *from)
 {
 	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
-	char *text = grub_cfg(params, m), *under;
+	char *text = grub_cfg(params, m), *under, *no_recovery = NULL;
+	struct umh_settings ss = { 0 };
 	struct stat st;
 	bool exists = !stat(path, &st);
 	int ret = UMH_EXIT_OK;
 
-	if (!a->dry_run && umh_mkdirs(a->root, GRUB_DIR))
+	if (!a->dry_run && umh_mkdirs(a->root, GRUB_DIR)) {
 		ret = UMH_EXIT_ERROR;
-	else if (write_or_show(a, path, text, exists ? &st : NULL))
+	} else if (write_or_show(a, path, text, exists ? &st : NULL)) {
 		ret = UMH_EXIT_ERROR;
-	else if (a->json)
+	} else {
+		elsewhere(a->root, GRUB_CFG, NULL, &ss);
+		no_recovery = warn_no_recovery(a->root);
+	}
+	if (ret) {
+		/* Said. */
+	} else if (a->json) {
 		write_json(a, params, m, &(struct boot_done){
 			.loader = "grub", .file = path, .contents = text,
-			.replaced = -1, .next = GRUB_NEXT NEXT_BOUNDS });
-	else if (!a->dry_run) {
+			.replaced = -1, .next = GRUB_NEXT NEXT_BOUNDS }, &ss,
+			no_recovery);
+	} else {
 		under = umh_under_root();
-		printf("wrote %s%s, with the bounds learned from %s:\n  %s\n"
-		       "next: " GRUB_NEXT NEXT_BOUNDS "\n",
-		       path, under, from, params);
+		if (!a->dry_run)
+			printf("wrote %s%s, with the bounds learned from %s:\n  %s\n",
+			       path, under, from, params);
+		text_elsewhere(&ss, "also set elsewhere, and in force beside these (each narrows):");
+		if (!a->dry_run)
+			printf("next: " GRUB_NEXT NEXT_BOUNDS "\n");
 		free(under);
 	}
+	umh_settings_free(&ss);
+	free(no_recovery);
 	free(text);
 	free(path);
 	return ret;
@@ -337,6 +458,7 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
 	char *source, *line, *text, *made = NULL, *under;
+	struct umh_settings ss = { 0 };
 	bool from_proc, exists;
 	struct stat st;
 	int replaced, ret = UMH_EXIT_OK;
@@ -354,20 +476,28 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 		ret = UMH_EXIT_ERROR;
 	else if (write_or_show(a, path, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
-	else if (a->json)
+	else
+		elsewhere(a->root, KI_CMDLINE, NULL, &ss);
+	if (ret) {
+		/* Said. */
+	} else if (a->json) {
 		write_json(a, params, m, &(struct boot_done){
 			.loader = "kernel-install", .file = path,
 			.contents = text, .replaced = replaced,
 			.made_from = exists ? NULL : source,
-			.next = KI_NEXT NEXT_BOUNDS });
-	else if (!a->dry_run) {
+			.next = KI_NEXT NEXT_BOUNDS }, &ss, NULL);
+	} else {
 		under = umh_under_root();
-		printf("wrote %s%s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n"
-		       "next: " KI_NEXT NEXT_BOUNDS "\n",
-		       path, under, made ? made : "", replaced,
-		       replaced == 1 ? "" : "s", from, params);
+		if (!a->dry_run)
+			printf("wrote %s%s (%s%d usermodehelper.* item%s replaced), with the bounds learned from %s:\n  %s\n",
+			       path, under, made ? made : "", replaced,
+			       replaced == 1 ? "" : "s", from, params);
+		text_elsewhere(&ss, "also set elsewhere, and in force beside these (each narrows):");
+		if (!a->dry_run)
+			printf("next: " KI_NEXT NEXT_BOUNDS "\n");
 		free(under);
 	}
+	umh_settings_free(&ss);
 	free(made);
 	free(text);
 	free(line);
@@ -394,24 +524,16 @@ static bool use_kernel_install(const struct umh_args *a)
 /* ---- --remove ---- */
 
 /* umhcap.cfg removed: 1, 0 if it was not there, or -1 after an error. */
-static int remove_grub(const struct umh_args *a, const char *under)
+static int remove_grub(const struct umh_args *a)
 {
 	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
 	struct stat st;
 	int ret;
 
-	if (a->dry_run) {
+	if (a->dry_run)
 		ret = !lstat(path, &st);
-		if (ret && !a->json)
-			printf("-n, nothing removed: would remove %s%s\n",
-			       path, under);
-	} else {
+	else
 		ret = umh_remove(path);
-		if (ret > 0 && !a->json)
-			printf("removed %s%s\n"
-			       "next: " GRUB_NEXT NEXT_OPEN "\n",
-			       path, under);
-	}
 	free(path);
 	return ret;
 }
@@ -421,8 +543,8 @@ static int remove_grub(const struct umh_args *a, const char *under)
  * none or is not there, or -1 after an error.  *@text: what it holds
  * then, for --json; the caller frees it.
  */
-static int remove_kernel_install(const struct umh_args *a, const char *under,
-				 int *replaced, char **text)
+static int remove_kernel_install(const struct umh_args *a, int *replaced,
+				 char **text)
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
 	char *line;
@@ -452,10 +574,6 @@ static int remove_kernel_install(const struct umh_args *a, const char *under,
 	*text = edit_cmdline(line, false, "", replaced);
 	if (*replaced && write_or_show(a, path, *text, &st))
 		ret = -1;
-	else if (*replaced && !a->dry_run && !a->json)
-		printf("took %d usermodehelper.* item%s out of %s%s\n"
-		       "next: " KI_NEXT NEXT_OPEN "\n",
-		       *replaced, *replaced == 1 ? "" : "s", path, under);
 	if (*replaced && !ret)
 		ret = 1;
 	free(line);
@@ -465,10 +583,11 @@ static int remove_kernel_install(const struct umh_args *a, const char *under,
 
 /*
  * --json, after removing: {"version":1,"dry_run":..,"action":"remove",
- * "removed":[{"loader":..,"file":..,..}]}, each file changed.
+ * "removed":[{"loader":..,"file":..,..}],"elsewhere":[..]}, each file
+ * changed, and what else still sets the next boot's bounds.
  */
 static void remove_json(const struct umh_args *a, bool grub, int replaced,
-			const char *ki_text)
+			const char *ki_text, const struct umh_settings *ss)
 {
 	char *grub_path = umh_xasprintf("%s" GRUB_CFG, a->root);
 	char *ki_path = umh_xasprintf("%s" KI_CMDLINE, a->root);
@@ -480,44 +599,76 @@ static void remove_json(const struct umh_args *a, bool grub, int replaced,
 		fputs("\n  {", stdout);
 		done_json(&(struct boot_done){
 			.loader = "grub", .file = grub_path, .replaced = -1,
-			.next = GRUB_NEXT NEXT_OPEN });
+			.next = ss->n ? GRUB_NEXT NEXT_LEFT :
+				GRUB_NEXT NEXT_OPEN });
 		putchar('}');
 	}
 	if (replaced) {
 		printf("%s\n  {", grub ? "," : "");
 		done_json(&(struct boot_done){
 			.loader = "kernel-install", .file = ki_path,
-			.contents = ki_text,
-			.replaced = replaced, .next = KI_NEXT NEXT_OPEN });
+			.contents = ki_text, .replaced = replaced,
+			.next = ss->n ? KI_NEXT NEXT_LEFT : KI_NEXT NEXT_OPEN });
 		putchar('}');
 	}
-	printf("%s]}\n", grub || replaced ? "\n" : "");
+	printf("%s]", grub || replaced ? "\n" : "");
+	json_elsewhere(ss);
+	printf("}\n");
 	free(ki_path);
 	free(grub_path);
 }
 
-/* boot --remove: each file boot writes, or the one named, undone. */
+/*
+ * boot --remove: each file boot writes, or the one named, undone; then
+ * every other place that still sets the next boot's bounds or ids,
+ * named, so that the way back is not promised while one holds.
+ */
 static int boot_remove(const struct umh_args *a)
 {
 	char *under = umh_under_root(), *ki_text = NULL;
+	const char *left = NEXT_OPEN;
 	int grub = 0, ki = 0, replaced = 0;
+	struct umh_settings ss;
 
 	if (!a->kernel_install)
-		grub = remove_grub(a, under);
+		grub = remove_grub(a);
 	if (!a->grub && grub >= 0)
-		ki = remove_kernel_install(a, under, &replaced, &ki_text);
+		ki = remove_kernel_install(a, &replaced, &ki_text);
 	if (grub < 0 || ki < 0) {
 		free(ki_text);
 		free(under);
 		return UMH_EXIT_ERROR;
 	}
-	if (a->json)
-		remove_json(a, grub > 0, ki > 0 ? replaced : 0, ki_text);
-	else if (!grub && !ki)
+	/* What was removed, or would be, is no longer in force. */
+	elsewhere(a->root, grub > 0 ? GRUB_CFG : NULL,
+		  ki > 0 ? KI_CMDLINE : NULL, &ss);
+	if (ss.n)
+		left = NEXT_LEFT;
+	if (a->json) {
+		remove_json(a, grub > 0, ki > 0 ? replaced : 0, ki_text, &ss);
+		goto out;
+	}
+	if (grub > 0)
+		printf("%s %s" GRUB_CFG "%s\n", a->dry_run ?
+		       "-n, nothing removed: would remove" : "removed",
+		       a->root, under);
+	if (ki > 0 && !a->dry_run)
+		printf("took %d usermodehelper.* item%s out of %s" KI_CMDLINE "%s\n",
+		       replaced, replaced == 1 ? "" : "s", a->root, under);
+	if (!grub && !ki)
 		printf("nothing to remove%s: %s\n", under,
 		       a->grub ? "no " GRUB_CFG :
 		       a->kernel_install ? "no usermodehelper.* item in " KI_CMDLINE :
 		       "no " GRUB_CFG ", and no usermodehelper.* item in " KI_CMDLINE);
+	text_elsewhere(&ss, grub || ki ?
+		       "still set elsewhere, and in force from the next boot:" :
+		       "set elsewhere, and in force from the next boot:");
+	if (grub > 0 && !a->dry_run)
+		printf("next: " GRUB_NEXT "%s\n", left);
+	if (ki > 0 && !a->dry_run)
+		printf("next: " KI_NEXT "%s\n", left);
+out:
+	umh_settings_free(&ss);
 	free(ki_text);
 	free(under);
 	return UMH_EXIT_OK;

@@ -44,9 +44,9 @@ static const struct umh_cmd cmds[] = {
 "ceiling, who its helpers run as and how many started; where each bound\n"
 "and id of the next boot is set, file by file: the kernel command line\n"
 "(/etc/default/grub, /etc/default/grub.d, /etc/kernel/cmdline), then\n"
-"/etc/sysctl.conf and /etc/sysctl.d; how many boots umhcap save kept;\n"
-"and how many refusals this boot logged.  It writes nothing.  With\n"
-"--json, the same as one object.",
+"/etc/sysctl.conf and the sysctl.d directories (/etc, /run, /usr/lib);\n"
+"how many boots umhcap save kept; and how many refusals this boot\n"
+"logged.  It writes nothing.  With --json, the same as one object.",
 	},
 	{
 		.name		= "drop",
@@ -255,8 +255,12 @@ static const struct umh_cmd cmds[] = {
 "named to what a purpose learned, for the next boot: the way back for a\n"
 "bound too narrow, one capability at a time; a refusal is never added\n"
 "by itself.  --remove undoes it: umhcap.cfg removed, and the\n"
-"usermodehelper.* items taken out of /etc/kernel/cmdline.  With --json,\n"
-"one object: the file written or removed, and what it holds.",
+"usermodehelper.* items taken out of /etc/kernel/cmdline.  Both name\n"
+"every other file that sets the next boot's bounds or ids (GRUB's\n"
+"/etc/default/grub and grub.d, /etc/kernel/cmdline, sysctl.conf and\n"
+"sysctl.d), which stay in force; --grub warns where GRUB makes no\n"
+"recovery entry (GRUB_DISABLE_RECOVERY=true).  With --json, one object:\n"
+"the file written or removed, what it holds, and what is set elsewhere.",
 	},
 };
 

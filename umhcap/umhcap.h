@@ -27,6 +27,8 @@
  *   print.c          the lines and JSON members several commands print,
  *                    and the names of users and groups
  *   cmdline.c        the usermodehelper.* kernel parameters of a state
+ *   nextboot.c       where the next boot's bounds and ids are set: the
+ *                    boot loader's command line, sysctl.d
  *   opts.c           every command's options and arguments, and its
  *                    --help
  *   show.c, status.c, dropkeep.c (drop and keep), user.c, learn.c,
@@ -439,6 +441,25 @@ const struct passwd *umh_pw_next(void);
 bool umh_cmdline_print(FILE *f, const struct umh_state *st);
 char *umh_cmdline_format(const struct umh_state *st);
 const char *umh_cmdline_no_bounds(const struct umh_state *st);
+
+/* nextboot.c: one bound or id the next boot is given, and where. */
+struct umh_setting {
+	char *file;		/* as the root's system names it */
+	char *var;		/* the sh variable its line assigns, or NULL */
+	int purpose;
+	const char *param;	/* bset, inheritable, uid or gid */
+	char *value;		/* as the file gives it, escaped */
+};
+
+struct umh_settings {
+	struct umh_setting *s;	/* in the order the boot applies them */
+	size_t n;
+	int files;		/* files that set one at least */
+};
+
+void umh_settings_scan(const char *root, struct umh_settings *ss);
+void umh_settings_free(struct umh_settings *ss);
+char *umh_grub_no_recovery(const char *root, const char *skip);
 
 /*
  * opts.c: what a command takes, besides -h and --help, which every

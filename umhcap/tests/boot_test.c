@@ -355,9 +355,11 @@ TEST_F(umh, boot_remove_takes_grub_cfg_away)
 		 self->root);
 	ASSERT_STREQ(want, res.out);
 	ASSERT_STREQ("", res.err);
-	/* --kernel-install names the other file: this one stays. */
+	/* --kernel-install names the other file: this one stays, and says so. */
 	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--kernel-install"));
-	ASSERT_STREQ("nothing to remove: no usermodehelper.* item in /" KI_CMDLINE "\n",
+	ASSERT_STREQ("nothing to remove: no usermodehelper.* item in /" KI_CMDLINE "\n"
+		     "set elsewhere, and in force from the next boot:\n"
+		     "  /" GRUB_CFG " (GRUB_CMDLINE_LINUX_DEFAULT): modprobe bset 0x10000, coredump bset 0x3, modprobe inheritable 0x10000, coredump inheritable 0x3\n",
 		     res.out);
 	ASSERT_TRUE(exists(self->root, GRUB_CFG));
 	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
@@ -698,4 +700,146 @@ TEST_F(umh, boot_remove_json)
 	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove"));
 	ASSERT_JSON(res.out);
 	ASSERT_JSON_AT(res.out, "removed", "[]");
+}
+
+/*
+ * boot --remove, and boot, name every other place that sets the next
+ * boot's bounds or ids: /etc/default/grub's GRUB_CMDLINE_LINUX (which the
+ * recovery entries get too) and GRUB_CMDLINE_LINUX_DEFAULT, another file
+ * of grub.d, /etc/kernel/cmdline, sysctl.conf and the sysctl.d
+ * directories (one of /usr/lib replaced by /etc's of its name); and
+ * never promise open bounds while one is left.
+ */
+TEST_F(umh, boot_remove_names_what_is_left)
+{
+	static const char open_bounds[] = "helpers start with open bounds from that boot";
+	char *before, *after, want[PATH_MAX + 512];
+
+	learn_scene(self->root);
+	put(self->root, "etc/default/grub",
+	    "GRUB_DEFAULT=0\n"
+	    "GRUB_CMDLINE_LINUX=\"quiet usermodehelper.bset=power:0x0\"\n"
+	    "# GRUB_CMDLINE_LINUX=\"usermodehelper.bset=initrd:0x0\"\n"
+	    "export GRUB_CMDLINE_LINUX_DEFAULT=\"usermodehelper.inheritable=uevent:0x0\"\n");
+	put(self->root, "etc/default/grub.d/50-mine.cfg",
+	    "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT usermodehelper.uid=coredump:998\"\n");
+	put(self->root, "etc/sysctl.d/50-umh.conf", "kernel.usermodehelper.request_key.bset = 0 0\n");
+	put(self->root, "usr/lib/sysctl.d/50-umh.conf", "kernel.usermodehelper.initrd.bset = 0 0\n");
+	put(self->root, "run/sysctl.d/60-umh.conf", "kernel.usermodehelper.other.gid = 7\n");
+	put(self->root, "etc/sysctl.conf", "-kernel.usermodehelper.bset = 4294967295 0\n");
+
+	/* boot: what else is in force beside what it wrote. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	ASSERT_HAS(res.out, "\nalso set elsewhere, and in force beside these (each narrows):\n"
+			    "  /etc/default/grub (GRUB_CMDLINE_LINUX, the recovery entries too): power bset 0x0\n"
+			    "  /etc/default/grub (GRUB_CMDLINE_LINUX_DEFAULT): uevent inheritable 0x0\n"
+			    "  /etc/default/grub.d/50-mine.cfg (GRUB_CMDLINE_LINUX_DEFAULT): coredump uid 998\n"
+			    "  /etc/sysctl.conf: all bset 4294967295 0\n"
+			    "  /etc/sysctl.d/50-umh.conf: request_key bset 0 0\n"
+			    "  /run/sysctl.d/60-umh.conf: other gid 7\n"
+			    "next: run update-grub");
+	ASSERT_LACKS(res.out, "umhcap.cfg (");
+	ASSERT_LACKS(res.out, "initrd");
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--grub", "-n"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "elsewhere.0",
+		       "{\"file\":\"/etc/default/grub\",\"var\":\"GRUB_CMDLINE_LINUX\",\"purpose\":\"power\",\"param\":\"bset\",\"value\":\"0x0\"}");
+	ASSERT_JSON_AT(res.out, "elsewhere.5.file", "\"/run/sysctl.d/60-umh.conf\"");
+	ASSERT_JSON_AT(res.out, "recovery_disabled_by", "null");
+
+	/* --remove -n: what would be left, nothing removed. */
+	put(self->root, KI_CMDLINE, "root=/dev/vda usermodehelper.bset=modprobe:0x10000\n");
+	before = tree(self->root);
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "--grub", "-n"));
+	ASSERT_HAS(res.out, "\nstill set elsewhere, and in force from the next boot:\n");
+	ASSERT_HAS(res.out, "\n  /" KI_CMDLINE ": modprobe bset 0x10000\n");
+	ASSERT_LACKS(res.out, "umhcap.cfg (");
+	after = tree(self->root);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+
+	/* --remove: umhcap.cfg and the items of /etc/kernel/cmdline gone, the rest named. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_FALSE(exists(self->root, GRUB_CFG));
+	ASSERT_STREQ("root=/dev/vda\n", get(self->root, KI_CMDLINE));
+	snprintf(want, sizeof(want), "removed %s/" GRUB_CFG "\n"
+		 "took 1 usermodehelper.* item out of %s/" KI_CMDLINE "\n"
+		 "still set elsewhere, and in force from the next boot:\n"
+		 "  /etc/default/grub (GRUB_CMDLINE_LINUX, the recovery entries too): power bset 0x0\n",
+		 self->root, self->root);
+	ASSERT_STARTS(res.out, want);
+	ASSERT_HAS(res.out, "\nnext: run update-grub, then reboot: what is still set elsewhere (above) holds from that boot; helpers start with open bounds only once it is gone too\n");
+	ASSERT_LACKS(res.out, open_bounds);
+	ASSERT_LACKS(res.out, "/" KI_CMDLINE ":");
+	ASSERT_STREQ("", res.err);
+
+	/* Nothing of umhcap's to remove: what is set is named all the same. */
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "removed", "[]");
+	ASSERT_JSON_AT(res.out, "elsewhere.1.var", "\"GRUB_CMDLINE_LINUX_DEFAULT\"");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	ASSERT_HAS(res.out, "\nset elsewhere, and in force from the next boot:\n");
+
+	/* Only uids and gids left: no bound, but still not open as root. */
+	put(self->root, "etc/default/grub", "GRUB_DEFAULT=0\n");
+	rm_file(self->root, "etc/sysctl.d/50-umh.conf");
+	rm_file(self->root, "usr/lib/sysctl.d/50-umh.conf");
+	rm_file(self->root, "etc/sysctl.conf");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove"));
+	ASSERT_JSON_AT(res.out, "removed.0.next", "\"run update-grub, then reboot: what is still set elsewhere (above) holds from that boot; helpers start with open bounds only once it is gone too\"");
+
+	/* Nothing left anywhere: then, and only then, open bounds. */
+	rm_file(self->root, "etc/default/grub.d/50-mine.cfg");
+	rm_file(self->root, "run/sysctl.d/60-umh.conf");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub"));
+	ASSERT_LACKS(res.out, "elsewhere");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove"));
+	snprintf(want, sizeof(want), "removed %s/" GRUB_CFG "\n"
+		 "next: run update-grub, then reboot: %s\n", self->root, open_bounds);
+	ASSERT_STREQ(want, res.out);
+}
+
+/*
+ * GRUB_DISABLE_RECOVERY=true: update-grub makes no recovery entry, which
+ * umhcap.cfg's comment and boot's way back count on: boot --grub warns,
+ * wherever update-grub would read it, the last assignment winning.
+ */
+TEST_F(umh, boot_warns_without_recovery)
+{
+	static const char warning[] = "sets GRUB_DISABLE_RECOVERY=true: update-grub makes no recovery entry";
+	char want[PATH_MAX + 256];
+
+	learn_scene(self->root);
+	put(self->root, "etc/default/grub", "GRUB_DEFAULT=0\nGRUB_DISABLE_RECOVERY=\"true\"\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n"));
+	snprintf(want, sizeof(want), "umhcap: warning: %s/etc/default/grub %s", self->root, warning);
+	ASSERT_STARTS(res.err, want);
+	ASSERT_EQ(1, count_of(res.err, "\n"));
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, warning);
+	ASSERT_TRUE(exists(self->root, GRUB_CFG));
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "recovery_disabled_by", "\"/etc/default/grub\"");
+	/* Unquoted, in a file of grub.d; undone by a later false. */
+	put(self->root, "etc/default/grub", "GRUB_DISABLE_RECOVERY=false\n");
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_STREQ("", res.err);
+	put(self->root, "etc/default/grub.d/60-x.cfg", "GRUB_DISABLE_RECOVERY=true\n");
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_HAS(res.err, "/etc/default/grub.d/60-x.cfg sets GRUB_DISABLE_RECOVERY=true");
+	put(self->root, "etc/default/grub.d/70-y.cfg", "GRUB_DISABLE_RECOVERY='false'\n");
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_STREQ("", res.err);
+	/* A comment says nothing; kernel-install makes no recovery entry of its own. */
+	rm_file(self->root, "etc/default/grub.d/70-y.cfg");
+	put(self->root, "etc/default/grub.d/60-x.cfg", "# GRUB_DISABLE_RECOVERY=true\n");
+	ASSERT_EQ(0, RUN(self->root, "boot"));
+	ASSERT_STREQ("", res.err);
+	put(self->root, "etc/default/grub.d/60-x.cfg", "GRUB_DISABLE_RECOVERY=true\n");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
+	ASSERT_STREQ("", res.err);
 }

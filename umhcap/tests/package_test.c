@@ -101,6 +101,31 @@ TEST_F(umh, package_purge_names_every_place_of_bounds)
 }
 
 /*
+ * Purge names bounds in /etc/default/grub's GRUB_CMDLINE_LINUX_DEFAULT
+ * too, and reloads systemd only where systemd runs the system
+ * (/run/systemd/system, as debhelper's snippets ask), the socket's
+ * drop-in removed either way.
+ */
+TEST_F(umh, package_purge_reloads_only_under_systemd)
+{
+	if (access(src_path("debian/umhcap.postrm"), R_OK))
+		SKIP(return, "no debian/ beside the sources");
+	put(self->root, "etc/default/grub",
+	    "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet usermodehelper.inheritable=modprobe:0x10000\"\n");
+	put(self->root, SOCKET_DROPIN, "[Socket]\nSocketUser=systemd-coredump\n");
+	ASSERT_EQ(0, postrm(self->root, "purge"));
+	ASSERT_FALSE(exists(self->root, SOCKET_DROPIN));
+	ASSERT_HAS(res.err, "/etc/default/grub still sets usermodehelper.* items (GRUB_CMDLINE_LINUX_DEFAULT): remove them, or they bound every boot\n");
+	ASSERT_LACKS(get(self->root, "calls"), "daemon-reload");
+	/* remove, not purge: nothing of it. */
+	put(self->root, SOCKET_DROPIN, "[Socket]\nSocketUser=systemd-coredump\n");
+	put(self->root, "run/systemd/system/.keep", "");
+	ASSERT_EQ(0, postrm(self->root, "remove"));
+	ASSERT_TRUE(exists(self->root, SOCKET_DROPIN));
+	ASSERT_LACKS(get(self->root, "calls"), "daemon-reload");
+}
+
+/*
  * The users the measured table runs helpers as: the package makes every
  * one no other package of Debian makes (systemd-coredump is systemd's),
  * with a sysusers.d file dh_installsysusers installs and its postinst
