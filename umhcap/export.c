@@ -150,7 +150,7 @@ static void export_cmdline(FILE *f, const struct umh_state *st)
  * with --learned the saved boots learned from.
  */
 static void export_json(const struct umh_state *st,
-			const struct umh_merge *learned)
+			const struct umh_merge *learned, const bool sel[UMH_NR])
 {
 	const struct umh_purpose_info *u;
 	const char *why = umh_cmdline_no_bounds(st), *sep = "";
@@ -188,15 +188,37 @@ static void export_json(const struct umh_state *st,
 	umh_print_json_field("note", why);
 	if (learned)
 		umh_print_json_learned_from(learned);
+	if (learned && learned->fleet)
+		umh_print_json_fleet(learned->fleet, sel);
 	printf("}\n");
 }
 
-int cmd_export(const struct umh_args *a)
+/*
+ * With --from, on stderr: the fleet learned from, and how many of its
+ * records disagree, which learn --from names.
+ */
+static void fleet_note(const struct umh_args *a, const struct umh_merge *m)
 {
-	struct umh_merge m = {
-		.state_dir = a->state_dir, .this_boot = a->this_boot,
-		.since = a->since, .last = a->last,
-	};
+	const struct umh_purpose_info *u;
+	const char *k[64];
+	char *from = umh_merge_describe(a->root, m);
+	size_t i;
+	int n = 0;
+
+	umh_for_each_purpose(u)
+		for (i = 0; i < m->fleet->n; i++)
+			n += !!umh_fleet_lacks(m->fleet, i, u->id);
+	n += umh_fleet_kernels(m->fleet, k, ARRAY_SIZE(k)) > 1;
+	umh_note("learned from %s; %d disagreement%s among their records%s",
+		 from, n, n == 1 ? "" : "s",
+		 n ? " (umhcap learn --from names them)" : "");
+	free(from);
+}
+
+static int export(const struct umh_args *a, struct umh_merge *m)
+{
+	/* export gives every purpose. */
+	static const bool every[UMH_NR] = { [0 ... UMH_NR - 1] = true };
 	struct umh_state st, cur;
 	struct umh_record rec;
 	char *from;
@@ -209,15 +231,17 @@ int cmd_export(const struct umh_args *a)
 		return umh_usage_error(a->cmd, "give exactly one of --sysctl and --cmdline");
 	if (a->include_idle && !a->learned)
 		return umh_usage_error(a->cmd, "--include-idle goes with --learned");
-	if ((a->state_dir || a->this_boot || a->allowed ||
+	if ((a->state_dir || a->this_boot || a->allowed || a->nfrom ||
 	     a->since != UMH_NO_TIME || a->last) && !a->learned)
-		return umh_usage_error(a->cmd, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
+		return umh_usage_error(a->cmd, "--state-dir, --this-boot, --since, --last, --from and --allow go with --learned");
+	if (a->nfrom && (a->state_dir || a->this_boot))
+		return umh_usage_error(a->cmd, "--from learns from the machines' saved boots, not this machine's: it takes no --state-dir or --this-boot");
 	if (a->output && !a->sysctl)
 		return umh_usage_error(a->cmd, "-o goes with --sysctl: for the command line, umhcap boot writes where the boot loader reads");
 	if (a->dry_run && !a->output)
 		return umh_usage_error(a->cmd, "-n goes with -o: without it, export writes nothing");
 	if (a->learned) {
-		ret = umh_learned(a->root, a->include_idle, &m,
+		ret = umh_learned(a->root, a->include_idle, m,
 				  a->allowed ? a->allow : NULL, true, &cur,
 				  &st, &rec);
 		if (ret)
@@ -225,9 +249,11 @@ int cmd_export(const struct umh_args *a)
 	} else if (umh_load(a->root, &st)) {
 		return UMH_EXIT_ERROR;
 	}
+	if (m->fleet && !a->json)
+		fleet_note(a, m);
 	if (a->output) {
 		if (a->learned) {
-			char *d = umh_merge_describe(a->root, &m);
+			char *d = umh_merge_describe(a->root, m);
 
 			from = umh_xasprintf("learned from %s", d);
 			free(d);
@@ -242,7 +268,7 @@ int cmd_export(const struct umh_args *a)
 		return ret;
 	}
 	if (a->json) {
-		export_json(&st, a->learned ? &m : NULL);
+		export_json(&st, a->learned ? m : NULL, every);
 		return UMH_EXIT_OK;
 	}
 	if (a->sysctl) {
@@ -255,4 +281,17 @@ int cmd_export(const struct umh_args *a)
 	if (umh_cmdline_print(stdout, &st))
 		putchar('\n');
 	return UMH_EXIT_OK;
+}
+
+int cmd_export(const struct umh_args *a)
+{
+	struct umh_merge m = {
+		.state_dir = a->state_dir, .this_boot = a->this_boot,
+		.since = a->since, .last = a->last,
+		.from = a->from, .nfrom = a->nfrom,
+	};
+	int ret = export(a, &m);
+
+	umh_fleet_free(m.fleet);
+	return ret;
 }

@@ -19,9 +19,13 @@ static const char *since(const struct umh_merge *m)
 {
 	static char buf[64];
 
-	if (!m->saved)
+	if (m->nfrom)
+		snprintf(buf, sizeof(buf), "in %d boot%s", m->saved,
+			 m->saved == 1 ? "" : "s");
+	else if (!m->saved)
 		return "since boot";
-	snprintf(buf, sizeof(buf), "in %d boots", m->saved + 1);
+	else
+		snprintf(buf, sizeof(buf), "in %d boots", m->saved + 1);
 	return buf;
 }
 
@@ -117,6 +121,154 @@ static void json_purpose(const struct umh_state *st,
 	umh_print_json_mask("learned_inheritable", learned->b[p].inh);
 	json_refused(rs, p);
 	putchar('}');
+}
+
+/* ---- a fleet's report (--from) ---- */
+
+/* "6.12.110, 6.12.118-umhcap": the kernels @mc ran; the caller frees it. */
+static char *machine_kernels(const struct umh_machine *mc)
+{
+	const char *k[64];
+	size_t i, n, size;
+	char *s;
+	FILE *f;
+	struct umh_fleet one = { .m = (struct umh_machine *)mc, .n = 1 };
+
+	n = umh_fleet_kernels(&one, k, ARRAY_SIZE(k));
+	f = umh_xmemstream(&s, &size);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", *k[i] ? k[i] : "(not saved)");
+	if (!n)
+		fputs("-", f);
+	umh_xmemclose(f);
+	return s;
+}
+
+/* Where the machines' records disagree: a line each, or one that none does. */
+static void fleet_disagree(const struct umh_args *a, const struct umh_fleet *f)
+{
+	const struct umh_purpose_info *u;
+	const char *kernels[64], *sep;
+	size_t i, k, nk;
+	uint64_t lacks;
+	char *names;
+	bool any = false;
+
+	umh_for_each_purpose(u) {
+		for (i = 0; a->sel[u->id] && i < f->n; i++) {
+			lacks = umh_fleet_lacks(f, i, u->id);
+			if (!lacks)
+				continue;
+			if (!any)
+				printf("\nmachines whose record disagrees:\n");
+			any = true;
+			names = caps_list(lacks);
+			printf("  %s: %s never used %s, which ", u->name,
+			       f->m[i].name, names);
+			free(names);
+			for (sep = "", k = 0; k < f->n; k++) {
+				if (!(f->m[k].rec.used[u->id] & lacks))
+					continue;
+				printf("%s%s", sep, f->m[k].name);
+				sep = ", ";
+			}
+			printf(" used\n");
+		}
+	}
+	nk = umh_fleet_kernels(f, kernels, ARRAY_SIZE(kernels));
+	if (nk > 1) {
+		if (!any)
+			printf("\nmachines whose record disagrees:\n");
+		any = true;
+		printf("  kernels differ:");
+		for (k = 0; k < nk; k++) {
+			printf("%s %s on", k ? ";" : "",
+			       *kernels[k] ? kernels[k] : "(not saved)");
+			for (sep = " ", i = 0; i < f->n; i++) {
+				if (!umh_machine_ran(&f->m[i], kernels[k]))
+					continue;
+				printf("%s%s", sep, f->m[i].name);
+				sep = ", ";
+			}
+		}
+		putchar('\n');
+	}
+	if (!any)
+		printf("\nno machine's record disagrees with another's: where a purpose ran, it\n"
+		       "used the same on each, and every boot ran the same kernel\n");
+}
+
+static void fleet_report(const struct umh_args *a, const struct umh_state *st,
+			 const struct umh_state *learned,
+			 const struct umh_record *rec,
+			 const struct umh_merge *m)
+{
+	const struct umh_fleet *f = m->fleet;
+	const struct umh_purpose_info *u;
+	struct umh_refusals none = { 0 };
+	unsigned long long n;
+	bool first = true;
+	char *from, *k;
+	size_t i, w = strlen("MACHINE");
+
+	if (a->json) {
+		umh_print_json_begin();
+		printf(",\"cap_bits\":%d", caps_nbits());
+		umh_print_json_record(rec, UMH_ALL);
+		printf(",\"purposes\":[");
+		umh_for_each_purpose(u) {
+			if (!a->sel[u->id])
+				continue;
+			json_purpose(st, learned, rec, &none, u->id, first);
+			first = false;
+		}
+		printf("\n  ]");
+		umh_print_json_learned_from(m);
+		umh_print_json_fleet(f, a->sel);
+		printf("\n}\n");
+		return;
+	}
+	for (i = 0; i < f->n; i++)
+		if (strlen(f->m[i].name) > w)
+			w = strlen(f->m[i].name);
+	from = umh_merge_describe(a->root, m);
+	printf("learned from %s\n\n%-*s  %5s  %s\n", from, (int)w, "MACHINE",
+	       "BOOTS", "KERNEL");
+	free(from);
+	for (i = 0; i < f->n; i++) {
+		k = machine_kernels(&f->m[i]);
+		printf("%-*s  %5zu  %s\n", (int)w, f->m[i].name, f->m[i].set.n,
+		       k);
+		free(k);
+	}
+	putchar('\n');
+	umh_for_each(u) {
+		if (!a->sel[u->id])
+			continue;
+		n = rec->started[u->id];
+		printf("%s%s: ", u->name, u->id == UMH_ALL ? " (every helper)" : "");
+		if (!n) {
+			printf("no helper started in %d boot%s%s\n", m->saved,
+			       m->saved == 1 ? "" : "s", u->id == UMH_ALL ? "" :
+			       a->include_idle ? " (idle; --include-idle narrows it to nothing)" :
+			       " (idle: left open)");
+			continue;
+		}
+		printf("%llu helper%s started", n, n == 1 ? "" : "s");
+		if (u->id == UMH_ALL)
+			printf(" in %d boot%s\n", m->saved, m->saved == 1 ? "" : "s");
+		else
+			printf(", learned from %d of %d boot%s on %d of %zu machine%s\n",
+			       f->boots[u->id], m->saved, m->saved == 1 ? "" : "s",
+			       f->machines[u->id], f->n, f->n == 1 ? "" : "s");
+		umh_print_line(a->hex, "used:", rec->used[u->id]);
+		if (u->id != UMH_ALL)
+			umh_print_line(a->hex, "learned:", learned->b[u->id].bset);
+	}
+	fleet_disagree(a, f);
+	printf("\nused: what a purpose's helpers, and every process they started, were\n"
+	       "granted on any machine; learned: the bound umhcap export --learned --from\n"
+	       "gives the machines. Nothing of this machine is read.\n");
 }
 
 static void report(const struct umh_args *a, const struct umh_state *st,
@@ -364,11 +516,14 @@ int cmd_learn(const struct umh_args *a)
 	struct umh_merge m = {
 		.state_dir = a->state_dir, .this_boot = a->this_boot,
 		.since = a->since, .last = a->last,
+		.from = a->from, .nfrom = a->nfrom,
 	};
 	struct umh_state st, learned;
 	struct umh_record rec;
 	int ret;
 
+	if (a->nfrom && (a->apply || a->this_boot || a->state_dir))
+		return umh_usage_error(a->cmd, "--from learns a fleet's bounds from their saved boots, not this machine's: it takes no --apply, --this-boot or --state-dir; umhcap export --learned --from DIR gives them");
 	if (a->dry_run && !a->apply) {
 		umh_err("-n/--dry-run goes with --apply: umhcap learn --apply -n");
 		return UMH_EXIT_ERROR;
@@ -389,7 +544,13 @@ int cmd_learn(const struct umh_args *a)
 	if (ret) {
 		if (a->apply)
 			umh_nothing_written("learn --apply");
+		umh_fleet_free(m.fleet);
 		return ret;
+	}
+	if (m.fleet) {
+		fleet_report(a, &st, &learned, &rec, &m);
+		umh_fleet_free(m.fleet);
+		return UMH_EXIT_OK;
 	}
 	if (!a->apply) {
 		report(a, &st, &learned, &rec, &m);

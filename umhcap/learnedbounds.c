@@ -13,6 +13,7 @@
  * administrator names with --allow is.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "umhcap.h"
 
@@ -65,7 +66,7 @@ static int allow_idle(const struct umh_record *rec, bool include_idle,
 	if (include_idle)
 		return 0;
 	if (m && m->saved)
-		snprintf(since, sizeof(since), "in %d boots", m->saved + 1);
+		snprintf(since, sizeof(since), "in %d boots", m->saved + !m->nfrom);
 	umh_for_each_purpose(u) {
 		if (!allow[u->id] || !umh_idle(rec, u->id))
 			continue;
@@ -75,6 +76,30 @@ static int allow_idle(const struct umh_record *rec, bool include_idle,
 		free(caps);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A fleet's (--from): nothing of this machine is read.  The bounds are
+ * those of a boot with none set, every one open and every helper root;
+ * the record is the fleet's saved boots, merged (fleet.c).
+ */
+static int fleet(bool include_idle, struct umh_merge *m, const uint64_t *allow,
+		 bool widen, struct umh_state *cur, struct umh_state *learned,
+		 struct umh_record *rec)
+{
+	const struct umh_purpose_info *u;
+
+	memset(cur, 0, sizeof(*cur));
+	memset(rec, 0, sizeof(*rec));
+	cur->per_purpose = true;
+	umh_for_each(u)
+		cur->b[u->id] = (struct umh_bound){ ~0ULL, ~0ULL };
+	if (umh_fleet_merge(m, rec))
+		return UMH_EXIT_ERROR;
+	if (allow && allow_idle(rec, include_idle, m, allow))
+		return UMH_EXIT_ERROR;
+	learned_bounds(cur, rec, include_idle, allow, widen, learned);
 	return 0;
 }
 
@@ -98,6 +123,8 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
 		umh_err("--since and --last choose among the saved boots, which --this-boot leaves out: give one or the other");
 		return UMH_EXIT_ERROR;
 	}
+	if (m && m->nfrom)
+		return fleet(include_idle, m, allow, widen, cur, learned, rec);
 	if (umh_load(root, cur))
 		return UMH_EXIT_ERROR;
 	ret = umh_record_load(root, rec);

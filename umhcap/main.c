@@ -99,15 +99,21 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_IDLE | UMH_TAKES_HEX |
 				  UMH_TAKES_JSON | UMH_TAKES_PURPOSES |
 				  UMH_TAKES_STATE_DIR | UMH_TAKES_THIS_BOOT |
-				  UMH_TAKES_ALLOW | UMH_TAKES_SINCE,
+				  UMH_TAKES_ALLOW | UMH_TAKES_SINCE |
+				  UMH_TAKES_FROM,
 		.synopsis	= "[-x] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [PURPOSE...]\n"
+				  "--from DIR [--from DIR...] [-x] [--json] [--include-idle] [--since DATE] [--last N] [PURPOSE...]\n"
 				  "--apply [-n] [--json] [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...] [PURPOSE...]",
 		.summary	= "what helpers used; --apply narrows to it",
 		.about		=
 "What the helpers of each purpose, and every process they started, used\n"
 "since boot, from the kernel's record, and in the boots umhcap save kept\n"
-"(unless --this-boot), next to what their bounds allow, and what the\n"
-"bounds refused them (umhcap refusals).  With --apply, narrow each\n"
+"(unless --this-boot; --since and --last choose among them), next to\n"
+"what their bounds allow, and what the bounds refused them (umhcap\n"
+"refusals).  With --from, from the saved boots of other machines\n"
+"instead, a directory each: how many machines and boots each purpose\n"
+"was learned from, and where their records disagree.  With --apply,\n"
+"narrow each\n"
 "purpose whose helpers ran to what they used; an idle purpose, whose\n"
 "helpers never ran, is left alone unless --include-idle.  A refusal is\n"
 "never added: a compromised helper asks for what it likes.  --allow adds\n"
@@ -150,9 +156,11 @@ static const struct umh_cmd cmds[] = {
 				  UMH_TAKES_FORMAT | UMH_TAKES_STATE_DIR |
 				  UMH_TAKES_THIS_BOOT | UMH_TAKES_OUTPUT |
 				  UMH_TAKES_DRY_RUN | UMH_TAKES_ALLOW |
-				  UMH_TAKES_JSON | UMH_TAKES_SINCE,
+				  UMH_TAKES_JSON | UMH_TAKES_SINCE |
+				  UMH_TAKES_FROM,
 		.synopsis	= "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl|--cmdline|--json\n"
-				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]",
+				  "[--learned [--include-idle] [--this-boot] [--state-dir DIR] [--since DATE] [--last N] [--allow PURPOSE:CAP,...]] --sysctl -o FILE [-n]\n"
+				  "--learned --from DIR [--from DIR...] [--include-idle] [--since DATE] [--last N] [--allow PURPOSE:CAP,...] --sysctl|--cmdline|--json",
 		.summary	= "print the current (or learned) state as config",
 		.about		=
 "Print the bounds, or with --learned those learn --apply leads to, so\n"
@@ -165,8 +173,9 @@ static const struct umh_cmd cmds[] = {
 "stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
 "comment that says what wrote them, when and from what: written whole to\n"
 "a new file, then renamed over FILE, so that on any error FILE is left\n"
-"as it was.  With --json, one object: each purpose given, its bounds and\n"
-"ids, and the text of both formats.",
+"as it was.  With --learned --from, the bounds learned from other\n"
+"machines' saved boots (see learn), for them.  With --json, one object:\n"
+"each purpose given, its bounds and ids, and the text of both formats.",
 	},
 	{
 		.name		= "trace",

@@ -33,6 +33,7 @@ enum {
 	OPT_SINCE,
 	OPT_LAST,
 	OPT_FORGET,
+	OPT_FROM,
 };
 
 struct option_info {
@@ -85,6 +86,8 @@ static const struct option_info options[] = {
 	  "only the N boots saved (logged) last" },
 	{ UMH_TAKES_FORGET,	OPT_FORGET,	"forget",	"BOOT_ID",
 	  "remove the saved boot BOOT_ID" },
+	{ UMH_TAKES_FROM,	OPT_FROM,	"from",		"DIR",
+	  "a machine's saved boots, not this one's (again for more)" },
 	{ UMH_TAKES_OUTPUT,	'o',		"output",	"FILE",
 	  "write FILE whole, or leave it as it was (with --sysctl)" },
 	{ 0,			'h',		"help",		NULL,
@@ -396,6 +399,34 @@ bad:
 	return -1;
 }
 
+/*
+ * --from DIR, once per machine: as given, not under --root (a copy
+ * gathered from another machine), and not empty.
+ */
+static int parse_from(struct umh_args *a, const char *arg)
+{
+	const char **from;
+	char *d;
+	size_t len;
+
+	if (!*arg) {
+		umh_err("bad --from \"\": give a directory, each machine's copy of " UMH_STATE_DIR "/boots");
+		return -1;
+	}
+	from = realloc(a->from, (a->nfrom + 1) * sizeof(*from));
+	if (!from) {
+		umh_oom();
+		return -1;
+	}
+	d = umh_xstrdup(arg);
+	len = strlen(d);
+	while (len > 1 && d[len - 1] == '/')
+		d[--len] = '\0';
+	from[a->nfrom++] = d;
+	a->from = from;
+	return 0;
+}
+
 /* --forget BOOT_ID: a boot id, as umhcap boots lists them; once. */
 static int parse_forget(struct umh_args *a, const char *arg)
 {
@@ -674,6 +705,10 @@ int umh_args_parse(struct umh_args *a, int argc, char **argv)
 			break;
 		case OPT_FORGET:
 			if (parse_forget(a, optarg))
+				return -1;
+			break;
+		case OPT_FROM:
+			if (parse_from(a, optarg))
 				return -1;
 			break;
 		default:

@@ -226,8 +226,9 @@ void umh_print_json_refusal(const struct umh_refusal *r)
  * over what time (seconds since the epoch; null with none), whether this
  * boot's saved file was left out for the live record, how many saved
  * files were refused (each with a warning), --since and --last (null
- * without) and how many saved boots they left out, and where they are,
- * as the root's system names it.
+ * without) and how many saved boots they left out, with --from how many
+ * machines (null without), and where they are, as the root's system
+ * names it (null with --from: umh_print_json_fleet() names them).
  */
 void umh_print_json_learned_from(const struct umh_merge *m)
 {
@@ -254,7 +255,11 @@ void umh_print_json_learned_from(const struct umh_merge *m)
 	else
 		fputs(",\"last\":null", stdout);
 	printf(",\"skipped\":%d", m->skipped);
-	umh_print_json_field("boots_dir", dir);
+	if (m->nfrom)
+		printf(",\"machines\":%zu", m->nfrom);
+	else
+		fputs(",\"machines\":null", stdout);
+	umh_print_json_field("boots_dir", m->nfrom ? NULL : dir);
 	putchar('}');
 	free(dir);
 }
@@ -310,6 +315,102 @@ void umh_print_json_boot(const struct umh_saved *s, bool this_boot,
 		putchar(']');
 	}
 	putchar('}');
+}
+
+/*
+ * ,"fleet":{"machines":[{"machine":..,"boots_dir":..,"saved_boots":N,
+ * "skipped":N,"files_refused":N,"kernels":[..],"started":N,"used":..,
+ * "used_caps":[..]}],"purposes":[{"purpose":..,"boots":N,"machines":N}],
+ * "disagreements":[{"purpose":..,"machine":..,"lacks":..,
+ * "lacks_caps":[..],"used_by":[..]}],"kernels":[{"kernel":..,
+ * "machines":[..]}],"duplicates":N}: each machine of --from, how many
+ * boots and machines each purpose of @sel started in, where a machine's
+ * record lacks what another's helpers of the purpose used, and which
+ * kernel each ran (null for boots that saved none).
+ */
+void umh_print_json_fleet(const struct umh_fleet *f, const bool sel[UMH_NR])
+{
+	const struct umh_purpose_info *u;
+	const char *kernels[64], *sep = "", *sep2;
+	size_t i, k, nk, b;
+	uint64_t lacks;
+
+	fputs(",\"fleet\":{\"machines\":[", stdout);
+	for (i = 0; i < f->n; i++) {
+		const struct umh_machine *mc = &f->m[i];
+
+		printf("%s\n  {\"machine\":", i ? "," : "");
+		umh_print_json_string(mc->name);
+		umh_print_json_field("boots_dir", mc->dir);
+		printf(",\"saved_boots\":%zu,\"skipped\":%d,\"files_refused\":%d,\"kernels\":[",
+		       mc->set.n, mc->skipped, mc->set.refused);
+		for (sep2 = "", b = 0; b < mc->set.n; b++) {
+			for (k = 0; k < b && strcmp(mc->set.b[k].kernel,
+						    mc->set.b[b].kernel); k++)
+				;
+			if (k < b)
+				continue;
+			fputs(sep2, stdout);
+			if (*mc->set.b[b].kernel)
+				umh_print_json_string(mc->set.b[b].kernel);
+			else
+				fputs("null", stdout);
+			sep2 = ",";
+		}
+		putchar(']');
+		umh_print_json_record(&mc->rec, UMH_ALL);
+		putchar('}');
+	}
+	fputs("],\"purposes\":[", stdout);
+	umh_for_each_purpose(u) {
+		if (!sel[u->id])
+			continue;
+		printf("%s{\"purpose\":\"%s\",\"boots\":%d,\"machines\":%d}",
+		       sep, u->name, f->boots[u->id], f->machines[u->id]);
+		sep = ",";
+	}
+	fputs("],\"disagreements\":[", stdout);
+	sep = "";
+	umh_for_each_purpose(u) {
+		for (i = 0; sel[u->id] && i < f->n; i++) {
+			lacks = umh_fleet_lacks(f, i, u->id);
+			if (!lacks)
+				continue;
+			printf("%s\n  {\"purpose\":\"%s\",\"machine\":", sep,
+			       u->name);
+			umh_print_json_string(f->m[i].name);
+			umh_print_json_mask("lacks", lacks);
+			fputs(",\"used_by\":[", stdout);
+			for (sep2 = "", k = 0; k < f->n; k++) {
+				if (!(f->m[k].rec.used[u->id] & lacks))
+					continue;
+				fputs(sep2, stdout);
+				umh_print_json_string(f->m[k].name);
+				sep2 = ",";
+			}
+			fputs("]}", stdout);
+			sep = ",";
+		}
+	}
+	fputs("],\"kernels\":[", stdout);
+	nk = umh_fleet_kernels(f, kernels, ARRAY_SIZE(kernels));
+	for (k = 0; k < nk; k++) {
+		fputs(k ? ",{\"kernel\":" : "{\"kernel\":", stdout);
+		if (*kernels[k])
+			umh_print_json_string(kernels[k]);
+		else
+			fputs("null", stdout);
+		fputs(",\"machines\":[", stdout);
+		for (sep2 = "", i = 0; i < f->n; i++) {
+			if (!umh_machine_ran(&f->m[i], kernels[k]))
+				continue;
+			fputs(sep2, stdout);
+			umh_print_json_string(f->m[i].name);
+			sep2 = ",";
+		}
+		fputs("]}", stdout);
+	}
+	printf("],\"duplicates\":%d}", f->duplicates);
 }
 
 /*

@@ -576,8 +576,27 @@ void umh_saved_set_free(struct umh_saved_set *set)
 	*set = (struct umh_saved_set){ 0 };
 }
 
-static void merge_one(struct umh_merge *m, struct umh_record *rec,
-		      const struct umh_saved *s)
+/*
+ * Keep of @set, oldest first, only the boots saved at @since or later,
+ * and of them the @last saved last (0: all).  Returns how many it left
+ * out.
+ */
+int umh_saved_choose(struct umh_saved_set *set, long long since, long last)
+{
+	size_t i, n = 0, from;
+
+	from = last > 0 && (size_t)last < set->n ? set->n - last : 0;
+	for (i = 0; i < set->n; i++)
+		if (i >= from && set->b[i].saved >= since)
+			set->b[n++] = set->b[i];
+	i = set->n - n;
+	set->n = n;
+	return i;
+}
+
+/* Saved boot @s merged into @rec, and counted in @m. */
+void umh_merge_add(struct umh_merge *m, struct umh_record *rec,
+		   const struct umh_saved *s)
 {
 	const struct umh_purpose_info *u;
 
@@ -606,7 +625,7 @@ int umh_saved_merge(const char *root, struct umh_merge *m,
 {
 	char *dir = umh_boots_dir(root, m->state_dir);
 	struct umh_saved_set set;
-	size_t i, from;
+	size_t i;
 	int ret = 0;
 
 	m->boot_id[0] = '\0';
@@ -622,14 +641,10 @@ int umh_saved_merge(const char *root, struct umh_merge *m,
 	strcpy(m->boot_id, set.boot_id);
 	m->refused = set.refused;
 	m->superseded = set.superseded;
-	/* Oldest first: the last N are at the end. */
-	from = m->last > 0 && (size_t)m->last < set.n ? set.n - m->last : 0;
-	for (i = 0; !ret && i < set.n; i++) {
-		if (i < from || set.b[i].saved < m->since)
-			m->skipped++;
-		else
-			merge_one(m, rec, &set.b[i]);
-	}
+	if (!ret)
+		m->skipped = umh_saved_choose(&set, m->since, m->last);
+	for (i = 0; !ret && i < set.n; i++)
+		umh_merge_add(m, rec, &set.b[i]);
 	umh_saved_set_free(&set);
 	return ret;
 }
@@ -644,7 +659,16 @@ char *umh_merge_describe(const char *root, const struct umh_merge *m)
 	char *dir = umh_boots_dir(root, m->state_dir);
 	char *s, *span, *refused, *skipped, *since = NULL;
 
-	if (m->saved > 1)
+	if (m->nfrom)
+		span = umh_xasprintf("%zu machine%s: %d saved boot%s%s%s%s%s%s",
+				     m->nfrom, m->nfrom == 1 ? "" : "s",
+				     m->saved, m->saved == 1 ? "" : "s",
+				     m->saved ? " (saved " : "",
+				     m->saved ? first : "",
+				     m->saved > 1 ? " to " : "",
+				     m->saved > 1 ? last : "",
+				     m->saved ? ")" : "");
+	else if (m->saved > 1)
 		span = umh_xasprintf("%d saved boots (saved %s to %s) and this boot",
 				     m->saved, first, last);
 	else if (m->saved)

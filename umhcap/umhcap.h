@@ -21,6 +21,8 @@
  *                    read back, EPERM explained; or, with -n, only said
  *   savedboots.c     the records of past boots umhcap save keeps: their
  *                    format, and merging them into this boot's record
+ *   fleet.c          the saved boots of many machines (--from), merged,
+ *                    and where their records disagree
  *   learnedbounds.c  the bounds the record (this boot's, and the saved
  *                    boots') leads to: what learn --apply, export
  *                    --learned and boot narrow to
@@ -322,12 +324,17 @@ int umh_write_failed(const char *cmd, const char *undone,
 #define UMH_KERNEL_LEN		64	/* a kernel release, as saved */
 #define UMH_NO_TIME		LLONG_MIN	/* no --since */
 
+struct umh_fleet;
+
 struct umh_merge {
 	/* Given: */
 	const char *state_dir;	/* --state-dir, or NULL: UMH_STATE_DIR */
 	bool this_boot;		/* --this-boot: merge no saved boot */
 	long long since;	/* --since: saved then or later; UMH_NO_TIME */
 	long last;		/* --last N: the N saved last; 0: all */
+	const char *const *from;	/* --from DIR...: a fleet's, not this boot */
+	size_t nfrom;
+	struct umh_fleet *fleet;	/* with @from: filled, the caller frees it */
 	/* Found: */
 	char boot_id[UMH_BOOT_ID_LEN + 1];	/* "" if not read */
 	int saved;		/* saved boots merged */
@@ -362,6 +369,38 @@ void umh_kernel_release(const char *root, char rel[UMH_KERNEL_LEN + 1]);
 int umh_saved_read(const char *root, const char *dir, bool skip_this,
 		   struct umh_saved_set *set);
 void umh_saved_set_free(struct umh_saved_set *set);
+int umh_saved_choose(struct umh_saved_set *set, long long since, long last);
+void umh_merge_add(struct umh_merge *m, struct umh_record *rec,
+		   const struct umh_saved *s);
+
+/*
+ * fleet.c: each machine of --from, its saved boots (a copy of its
+ * STATE_DIR/boots, however gathered) merged into a record of its own.
+ */
+struct umh_machine {
+	const char *name;	/* DIR, as given */
+	char *dir;		/* the directory its boots were read from */
+	struct umh_saved_set set;	/* those merged, oldest first */
+	int skipped;		/* left out by --since or --last */
+	struct umh_record rec;	/* its boots' records merged */
+	int boots[UMH_NR];	/* its boots in which the purpose started */
+};
+
+struct umh_fleet {
+	struct umh_machine *m;
+	size_t n;
+	int boots[UMH_NR];	/* boots in which the purpose started */
+	int machines[UMH_NR];	/* machines on which it started */
+	int duplicates;		/* boots found on two machines, merged once */
+};
+
+int umh_fleet_merge(struct umh_merge *m, struct umh_record *rec);
+void umh_fleet_free(struct umh_fleet *f);
+uint64_t umh_fleet_lacks(const struct umh_fleet *f, size_t i, int p);
+uint64_t umh_fleet_used(const struct umh_fleet *f, int p);
+size_t umh_fleet_kernels(const struct umh_fleet *f, const char **out,
+			 size_t max);
+bool umh_machine_ran(const struct umh_machine *mc, const char *kernel);
 
 /* refusals.c */
 struct umh_refusal {
@@ -404,8 +443,8 @@ int umh_learned(const char *root, bool include_idle, struct umh_merge *m,
  * print.c: every JSON member of a concept several commands print comes
  * from one emitter here, in one shape (umhcap(8), JSON OUTPUT): a
  * capability set, an identity, a refusal, the saved boots learned from,
- * a purpose's record; and the schema's version, which every object opens
- * with.
+ * a purpose's record, a saved boot, a fleet; and the schema's version,
+ * which every object opens with.
  */
 #define UMH_JSON_VERSION	2
 void umh_print_json_begin(void);
@@ -416,6 +455,7 @@ void umh_print_json_record(const struct umh_record *rec, int p);
 void umh_print_json_time(const char *key, long long t);
 void umh_print_json_boot(const struct umh_saved *s, bool this_boot,
 			 const struct umh_refusals *rs);
+void umh_print_json_fleet(const struct umh_fleet *f, const bool sel[UMH_NR]);
 void umh_print_line(bool hex, const char *label, uint64_t mask);
 void umh_print_json_mask(const char *key, uint64_t mask);
 void umh_print_json_string(const char *s);
@@ -486,6 +526,7 @@ enum {
 	UMH_TAKES_ALLOW		= 1 << 17,	/* --allow PURPOSE:CAP,... */
 	UMH_TAKES_SINCE		= 1 << 18,	/* --since DATE, --last N */
 	UMH_TAKES_FORGET	= 1 << 19,	/* --forget BOOT_ID */
+	UMH_TAKES_FROM		= 1 << 20,	/* --from DIR, again and again */
 };
 
 struct umh_args;
@@ -529,6 +570,8 @@ struct umh_args {
 	long long since;	/* --since DATE; UMH_NO_TIME without it */
 	long last;		/* --last N; 0 without it */
 	const char *forget;	/* --forget BOOT_ID; NULL without it */
+	const char **from;	/* --from DIR...; NULL without it */
+	size_t nfrom;
 };
 
 int umh_args_parse(struct umh_args *a, int argc, char **argv);

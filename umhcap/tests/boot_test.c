@@ -557,7 +557,7 @@ TEST_F(umh, allow_refuses_what_it_cannot_read)
 	ASSERT_EQ(2, RUN(self->root, "learn", "--allow", "coredump:cap_kill"));
 	ASSERT_HAS(res.err, "--allow goes with --apply");
 	ASSERT_EQ(2, RUN(self->root, "export", "--cmdline", "--allow", "coredump:cap_kill"));
-	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
+	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last, --from and --allow go with --learned");
 	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--allow", "coredump:cap_kill"));
 	after = tree(self->root);
 	ASSERT_STREQ(before, after);

@@ -255,7 +255,7 @@ TEST_F(umh, learn_since_and_last)
 	ASSERT_HAS(res.err, "umhcap: --since and --last choose among the saved boots, which --this-boot leaves out: give one or the other\n");
 	ASSERT_HAS(res.err, "umhcap: learn --apply: nothing was written\n");
 	ASSERT_EQ(2, RUN(self->root, "export", "--cmdline", "--since", "2023-11-15"));
-	ASSERT_HAS(res.err, "--since, --last and --allow go with --learned");
+	ASSERT_HAS(res.err, "--since, --last, --from and --allow go with --learned");
 	ASSERT_EQ(2, RUN(self->root, "boot", "--remove", "--last", "1"));
 	ASSERT_EQ(2, RUN(self->root, "show", "--since", "2023-11-15"));
 	after = tree(self->root);

@@ -58,7 +58,7 @@ TEST(completion_of_options)
 	ASSERT_STREQ("--json ", complete("umhcap trace --j"));
 	ASSERT_STREQ("--json ", complete("umhcap user --j"));
 	ASSERT_STREQ("", complete("umhcap show --dry"));
-	ASSERT_STREQ("--allow --cmdline --dry-run --help --include-idle --json --last --learned --output --since --state-dir --sysctl --this-boot -h -n -o ",
+	ASSERT_STREQ("--allow --cmdline --dry-run --from --help --include-idle --json --last --learned --output --since --state-dir --sysctl --this-boot -h -n -o ",
 		     complete("umhcap export --sysctl -o /tmp/x -"));
 	ASSERT_EQ(0, count_of(complete("umhcap learn -"), "--remove"));
 }
@@ -87,11 +87,12 @@ TEST(completion_of_capabilities)
  * --allow's argument: PURPOSE:CAP items, of the purposes --allow takes
  * (never all, which it refuses), the last item of a comma list; and
  * user's users, under --root those of the root's passwd, not this
- * machine's; boots --forget's ids, those of the root's saved boots.
+ * machine's; boots --forget's ids, those of the root's saved boots;
+ * --from's directories.
  */
 TEST_F(umh, completion_of_allow_and_root_users)
 {
-	char line[PATH_MAX + 64];
+	char line[PATH_MAX + 64], want[PATH_MAX + 64];
 
 	ASSERT_EQ(0, count_of(complete("umhcap boot --allow "), "all"));
 	ASSERT_STREQ("coredump: ", complete("umhcap boot --allow cored"));
@@ -111,6 +112,11 @@ TEST_F(umh, completion_of_allow_and_root_users)
 	ASSERT_STREQ(BOOT_A " " BOOT_B " ", complete(line));
 	snprintf(line, sizeof(line), "umhcap --root %s boots --state-dir /srv --forget ", self->root);
 	ASSERT_STREQ("", complete(line));
+	/* --from: a directory, each machine's copy. */
+	mkdir_p(at(self->root, "fleet-of/web1"));
+	snprintf(line, sizeof(line), "umhcap learn --from %s/fleet-o", self->root);
+	snprintf(want, sizeof(want), "%s/fleet-of ", self->root);
+	ASSERT_STREQ(want, complete(line));
 	if (system("command -v capsh >/dev/null"))
 		SKIP(return, "no capsh here (libcap2-bin)");
 	ASSERT_STREQ("coredump:cap_sys_ptrace ",

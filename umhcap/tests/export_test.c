@@ -164,8 +164,9 @@ TEST_F(umh, export_open_bounds)
 			    "stderr.  With -o, the sysctl.conf lines go to FILE instead, after a\n"
 			    "comment that says what wrote them, when and from what: written whole to\n"
 			    "a new file, then renamed over FILE, so that on any error FILE is left\n"
-			    "as it was.  With --json, one object: each purpose given, its bounds and\n"
-			    "ids, and the text of both formats.\n");
+			    "as it was.  With --learned --from, the bounds learned from other\n"
+			    "machines' saved boots (see learn), for them.  With --json, one object:\n"
+			    "each purpose given, its bounds and ids, and the text of both formats.\n");
 }
 
 TEST_F(umh, export_learned_sysctl)

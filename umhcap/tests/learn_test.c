@@ -599,7 +599,7 @@ TEST_F(umh, learn_merged_json_apply_export)
 			    "\"this_boot_only\":false,\"saved_boots\":2,"
 			    "\"first_saved\":1700000000,\"last_saved\":1700086400,"
 			    "\"superseded\":false,\"files_refused\":0,"
-			    "\"since\":null,\"last\":null,\"skipped\":0,"
+			    "\"since\":null,\"last\":null,\"skipped\":0,\"machines\":null,"
 			    "\"boots_dir\":\"/var/lib/umhcap/boots\"}\n}\n");
 	ASSERT_EQ(0, RUN(self->root, "--json", "learn", "--this-boot"));
 	ASSERT_JSON(res.out);
@@ -626,7 +626,7 @@ TEST_F(umh, learn_merged_json_apply_export)
 			 "--cmdline"));
 	ASSERT_HAS(res.out, "=modprobe:0x10000,coredump:0x3,");
 	ASSERT_EQ(2, RUN(self->root, "export", "--this-boot", "--cmdline"));
-	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last and --allow go with --learned");
+	ASSERT_HAS(res.err, "--state-dir, --this-boot, --since, --last, --from and --allow go with --learned");
 	/* --state-dir: the saved boots are elsewhere. */
 	ASSERT_EQ(0, RUN(self->root, "learn", "--state-dir", "/nowhere"));
 	ASSERT_HAS(res.out, "learned from this boot only: no other boot saved in ");
