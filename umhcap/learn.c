@@ -123,6 +123,28 @@ static void json_purpose(const struct umh_state *st,
 	putchar('}');
 }
 
+/* The start of learn's JSON: the record, and each selected purpose. */
+static void json_purposes(const struct umh_args *a, const struct umh_state *st,
+			  const struct umh_state *learned,
+			  const struct umh_record *rec,
+			  const struct umh_refusals *rs)
+{
+	const struct umh_purpose_info *u;
+	bool first = true;
+
+	umh_print_json_begin();
+	printf(",\"cap_bits\":%d", caps_nbits());
+	umh_print_json_record(rec, UMH_ALL);
+	printf(",\"purposes\":[");
+	umh_for_each_purpose(u) {
+		if (!a->sel[u->id])
+			continue;
+		json_purpose(st, learned, rec, rs, u->id, first);
+		first = false;
+	}
+	printf("\n  ]");
+}
+
 /* ---- a fleet's report (--from) ---- */
 
 /* "6.12.110, 6.12.118-umhcap": the kernels @mc ran; the caller frees it. */
@@ -207,22 +229,11 @@ static void fleet_report(const struct umh_args *a, const struct umh_state *st,
 	const struct umh_purpose_info *u;
 	struct umh_refusals none = { 0 };
 	unsigned long long n;
-	bool first = true;
 	char *from, *k;
 	size_t i, w = strlen("MACHINE");
 
 	if (a->json) {
-		umh_print_json_begin();
-		printf(",\"cap_bits\":%d", caps_nbits());
-		umh_print_json_record(rec, UMH_ALL);
-		printf(",\"purposes\":[");
-		umh_for_each_purpose(u) {
-			if (!a->sel[u->id])
-				continue;
-			json_purpose(st, learned, rec, &none, u->id, first);
-			first = false;
-		}
-		printf("\n  ]");
+		json_purposes(a, st, learned, rec, &none);
 		umh_print_json_learned_from(m);
 		umh_print_json_fleet(f, a->sel);
 		printf("\n}\n");
@@ -277,7 +288,6 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 {
 	const struct umh_purpose_info *u;
 	struct umh_refusals rs;
-	bool first = true;
 	char *from;
 
 	char boot[UMH_BOOT_ID_LEN + 1] = "";
@@ -289,17 +299,7 @@ static void report(const struct umh_args *a, const struct umh_state *st,
 		umh_refusals_free(&rs);
 
 	if (a->json) {
-		umh_print_json_begin();
-		printf(",\"cap_bits\":%d", caps_nbits());
-		umh_print_json_record(rec, UMH_ALL);
-		printf(",\"purposes\":[");
-		umh_for_each_purpose(u) {
-			if (!a->sel[u->id])
-				continue;
-			json_purpose(st, learned, rec, &rs, u->id, first);
-			first = false;
-		}
-		printf("\n  ]");
+		json_purposes(a, st, learned, rec, &rs);
 		umh_print_json_idents(st, a->sel);
 		umh_print_json_learned_from(m);
 		printf("\n}\n");
