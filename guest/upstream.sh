@@ -6,7 +6,7 @@
 # Its tests 0001, 0003 and 0004 are not run: their "ignoring spaces up to
 # PAGE_SIZE" step pipes perl's output and echo's into dd and needs dd to
 # read both in one read(2); on the guest's single CPU dd reads perl's
-# spaces alone and the step fails on any kernel.  README.md says so too.
+# spaces alone and the step fails on any kernel.  doc/limits.md says so too.
 cd /tests/upstream || exit 1
 ./run_kselftest.sh -t capabilities:test_execve
 

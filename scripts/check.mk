@@ -115,7 +115,7 @@ matrix-objs: make-kernel kernel-vanilla
 	$(STEP) --out $(R)/matrix/tests.log matrix-objs $(S)/matrix.sh objs
 make-matrix: matrix-objs
 	$(STEP) make-matrix $(S)/readme.sh matrix no-initrd
-# 'make debian' takes too long for this run (README): its configurations
+# 'make debian' takes too long for this run (doc/using.md): its configurations
 # at least are configured as its kernels would be.
 $(addprefix config-,$(MATRIX_FULL)): config-%: make-kernel
 	$(STEP) config-$* $(S)/matrix.sh config $*
