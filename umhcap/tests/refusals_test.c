@@ -227,6 +227,6 @@ TEST_F(umh, refusals_journal_corrupt)
 	ASSERT_EQ(2, RUN(self->root, "--json", "refusals"));
 	ASSERT_STREQ("", res.out);
 	ASSERT_EQ(0, RUN(self->root, "status"));
-	ASSERT_HAS(res.out, "refusals this boot: not read");
+	ASSERT_HAS(res.out, "refusals this boot: not read (umhcap refusals says why)\n");
 	ASSERT_FALSE(exists(self->root, "journalctl-ran"));
 }
