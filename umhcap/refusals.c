@@ -146,7 +146,7 @@ static void boot_id(char *out, const char *id)
 		snprintf(out, UMH_BOOT_ID_LEN + 1, "%s", id);
 }
 
-/* A journal file's name: NAME.journal, or NAME.journal~ (journald's, set aside). */
+/* A journal file's name: NAME.journal, or NAME.journal~ (set aside). */
 static bool journal_file(const char *name)
 {
 	size_t n = strlen(name);
@@ -214,9 +214,9 @@ static int journal_files(const char *dir, char ***files, size_t *n,
 }
 
 /*
- * The value of field @field of the entry @j is at, as a string, into
- * *@out; NULL where the entry has none, or one of bytes no text holds
- * (a NUL).
+ * The value of the field @name of the entry @j is at, as a string, into
+ * *@out: NULL where the entry has none, or one of bytes no text holds (a
+ * NUL).  0, or -errno.
  */
 static int field(sd_journal *j, const char *name, char **out)
 {
@@ -240,9 +240,10 @@ static int field(sd_journal *j, const char *name, char **out)
 /*
  * The kernel's lines of the journal under @root, every boot it keeps,
  * those logged at @since or later, through libsystemd's sd-journal: 0,
- * 1 where there is no journal file to read, or -1 after an error.  Every journal file must open: one that does not,
- * corrupt or unreadable, is named, and nothing is shown, as a count
- * without it would say fewer refusals than the kernel logged.
+ * 1 where there is no journal file to read, or -1 after an error.
+ * Every journal file must open: one that does not, corrupt or
+ * unreadable, is named, and nothing is shown, as a count without it
+ * would say fewer refusals than the kernel logged.
  */
 static int from_journal(const char *root, bool quiet, long long since,
 			struct umh_refusals *rs)
