@@ -171,6 +171,7 @@ pin() {
 	done
 }
 
+# shellcheck disable=SC2046
 pkgs=$(pin $(missing_pkgs) | tr '\n' ' ')
 if [ -n "$pkgs" ]; then
 	step "installing: $pkgs"
