@@ -230,3 +230,30 @@ TEST_F(umh, refusals_journal_corrupt)
 	ASSERT_HAS(res.out, "refusals this boot: not read (umhcap refusals says why)\n");
 	ASSERT_FALSE(exists(self->root, "journalctl-ran"));
 }
+
+/*
+ * A journal file umhcap may not read (mode 0, read without the
+ * capabilities that pass it): named, with why, nothing shown, exit 2.
+ */
+TEST_F(umh, refusals_journal_unreadable)
+{
+	static const char export[] =
+		ENTRY(THIS_BOOT_J, T2, "0", LINE "purpose=coredump pid=7 comm=\"c\" exe=\"/c\" uid=998 cap=2");
+	char path[PATH_MAX], want[PATH_MAX + 256];
+
+	JOURNAL(self->root, "system.journal", export);
+	journalctl_fails(self->root);
+	put(self->root, "dev/kmsg", "%s", kmsg_text());
+	snprintf(path, sizeof(path), "%s/var/log/journal/" JOURNAL_MACHINE "/system.journal", self->root);
+	ASSERT_EQ(0, chmod(path, 0));
+	drop_caps = B(CAP_DAC_OVERRIDE) | B(CAP_DAC_READ_SEARCH);
+	ASSERT_EQ(2, RUN(self->root, "refusals"));
+	snprintf(want, sizeof(want), "umhcap: refusals: cannot read the journal file %s: Permission denied; nothing is shown\n", path);
+	ASSERT_STREQ(want, res.err);
+	ASSERT_STREQ("", res.out);
+	/* Readable again: counted. */
+	ASSERT_EQ(0, chmod(path, 0640));
+	ASSERT_EQ(0, RUN(self->root, "refusals"));
+	ASSERT_HAS(res.out, "  coredump       cap_dac_read_search         1  2023-11-15T22:13:20Z  /c\n");
+	ASSERT_FALSE(exists(self->root, "journalctl-ran"));
+}
