@@ -53,6 +53,8 @@ unshare					util-linux
 timeout					coreutils
 awk					mawk
 systemd-socket-activate			systemd
+/usr/include/systemd/sd-journal.h	libsystemd-dev
+/lib/systemd/systemd-journal-remote	systemd-journal-remote
 /usr/lib/x86_64-linux-gnu/libkeyutils.so.1	libkeyutils1
 apt-get					apt
 dpkg-deb				dpkg
@@ -81,8 +83,8 @@ PKGS="linux-source-6.12 linux-config-6.12 busybox-static bash-static qemu-system
 ccache gcc binutils make bc bison flex libelf-dev libssl-dev openssl libcap-dev
 libcap-ng-dev libtracefs-dev libtraceevent-dev pkgconf xz-utils cpio perl
 git rsync kmod python3-ply python3-git python3-docutils mmdebstrap e2fsprogs util-linux coreutils mawk
-systemd libkeyutils1 apt dpkg dpkg-dev build-essential debhelper lintian blhc
-autopkgtest"
+systemd libsystemd-dev systemd-journal-remote libkeyutils1 apt dpkg dpkg-dev
+build-essential debhelper lintian blhc autopkgtest"
 
 missing_pkgs() {
 	for p in $PKGS; do
@@ -152,7 +154,25 @@ if [ "${1:-}" = --check ]; then
 	exit 0
 fi
 
-pkgs=$(missing_pkgs | tr '\n' ' ')
+# systemd's own packages at the installed systemd's version, where apt
+# has it: apt's candidate would upgrade systemd, and libsystemd0 with it,
+# under the running machine and the helpers fetched below.
+pin() {
+	sv=$(dpkg-query -W -f='${Version}' systemd 2>/dev/null || true)
+	for p in "$@"; do
+		case $p in
+		systemd-*|libsystemd-*)
+			if [ -n "$sv" ] && apt-cache madison "$p" |
+				awk -F' *[|] *' -v v="$sv" '$2 == v { f = 1 } END { exit !f }'; then
+				p="$p=$sv"
+			fi ;;
+		esac
+		echo "$p"
+	done
+}
+
+# shellcheck disable=SC2046
+pkgs=$(pin $(missing_pkgs) | tr '\n' ' ')
 if [ -n "$pkgs" ]; then
 	step "installing: $pkgs"
 	SUDO=

@@ -47,7 +47,7 @@ static void text_boot(const struct umh_saved *s, bool this_boot,
 		free(names);
 	}
 	if (!refusals) {
-		printf("  %-13snot known (no journal, no /dev/kmsg)\n",
+		printf("  %-13snot known (umhcap refusals says why)\n",
 		       "refused:");
 		return;
 	}

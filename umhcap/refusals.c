@@ -7,8 +7,10 @@
  *   comm="C" exe="E" uid=U cap=K
  *
  * counted per boot, per purpose, program and capability.  They come from
- * the journal, every boot it keeps, through journalctl -o export; where
- * there is no journal, from /dev/kmsg, this boot only.
+ * the journal, every boot it keeps, read with libsystemd's sd-journal
+ * (built with UMHCAP_SD_JOURNAL, where pkg-config finds libsystemd);
+ * where there is no journal, or umhcap was built without libsystemd (the
+ * static umhcap.static of the guest), from /dev/kmsg, this boot only.
  *
  * Only the kernel's own lines count: facility 0 (LOG_KERN), which the
  * kernel never lets a process write to /dev/kmsg, so that a process that
@@ -18,13 +20,16 @@
  * say what was refused, not what a helper needs.  The kernel rate-limits
  * its lines per purpose, so a count is at least that many.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifdef UMHCAP_SD_JOURNAL
+#include <systemd/sd-journal.h>
+#endif
 
 #include "umhcap.h"
 
@@ -124,24 +129,9 @@ static void add_line(struct umh_refusals *rs, const char *boot, const char *msg,
 
 /* ---- the journal ---- */
 
-/* Is there a journal under @root for journalctl to read? */
-static bool has_journal(const char *root)
-{
-	static const char *const dirs[] = {
-		"/var/log/journal", "/run/log/journal",
-	};
-	struct stat st;
-	char *path;
-	size_t i;
-	bool there = false;
-
-	for (i = 0; i < ARRAY_SIZE(dirs) && !there; i++) {
-		path = umh_xasprintf("%s%s", root, dirs[i]);
-		there = !stat(path, &st) && S_ISDIR(st.st_mode);
-		free(path);
-	}
-	return there;
-}
+#ifdef UMHCAP_SD_JOURNAL
+/* What /dev/kmsg's error says of the journal, when it is read instead. */
+#define NO_JOURNAL	"no journal"
 
 /*
  * The journal's boot id, 32 hex digits, as the kernel's boot_id gives
@@ -156,130 +146,217 @@ static void boot_id(char *out, const char *id)
 		snprintf(out, UMH_BOOT_ID_LEN + 1, "%s", id);
 }
 
-/*
- * One entry of journalctl's export format: "KEY=value" lines up to a
- * blank one, __REALTIME_TIMESTAMP (microseconds since the epoch) among
- * them, which the format always has, into *@t (-1 without).  A binary
- * field (KEY, then a 64-bit length, then the data) is skipped: the
- * kernel's refusal lines are text.
- */
-static int read_entry(FILE *f, char *boot, char **msg, bool *kernel,
-		      long long *t)
+/* A journal file's name: NAME.journal, or NAME.journal~ (set aside). */
+static bool journal_file(const char *name)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int got = 0;
+	size_t n = strlen(name);
 
-	*msg = NULL;
-	*kernel = false;
-	*t = -1;
-	boot[0] = '\0';
-	while ((n = getline(&line, &cap, f)) > 0) {
-		got = 1;
-		if (line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (!n)
-			break;
-		if (!strchr(line, '=')) {
-			uint64_t len;
+	return (n > 8 && !strcmp(name + n - 8, ".journal")) ||
+	       (n > 9 && !strcmp(name + n - 9, ".journal~"));
+}
 
-			if (fread(&len, sizeof(len), 1, f) != 1 ||
-			    fseeko(f, len, SEEK_CUR) || fgetc(f) != '\n')
-				break;
-			continue;
-		}
-		if (!strncmp(line, "MESSAGE=", 8)) {
-			free(*msg);
-			*msg = umh_xstrdup(line + 8);
-		} else if (!strncmp(line, "_BOOT_ID=", 9)) {
-			boot_id(boot, line + 9);
-		} else if (!strcmp(line, "SYSLOG_FACILITY=0")) {
-			*kernel = true;
-		} else if (!strncmp(line, "__REALTIME_TIMESTAMP=", 21)) {
-			char *end;
-			long long us;
-
-			errno = 0;
-			us = strtoll(line + 21, &end, 10);
-			*t = errno || *end || us < 0 ? -1 : us / 1000000;
-		}
-	}
-	free(line);
-	return got;
+/* A machine's directory of journal files: its machine id, 32 hex digits. */
+static bool machine_dir(const char *name)
+{
+	return strlen(name) == 32 && strspn(name, "0123456789abcdef") == 32;
 }
 
 /*
- * journalctl's kernel lines, every boot, those logged at @since or
- * later: 0, 1 where there is no journalctl to run, or -1 after an error.
+ * Add to @files (@n of them) the journal files of @dir, and of each
+ * machine's directory in it, as journalctl --root finds them; a
+ * directory that is not there holds none.  0, or -errno of the directory
+ * that cannot be read, which *@bad names.
+ */
+static int journal_files(const char *dir, char ***files, size_t *n,
+			 char **bad, int depth)
+{
+	struct dirent *de;
+	struct stat st;
+	char *path;
+	DIR *d;
+	int ret = 0;
+
+	d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		*bad = umh_xstrdup(dir);
+		return -errno;
+	}
+	while (!ret && (errno = 0, de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		path = umh_xasprintf("%s/%s", dir, de->d_name);
+		if (stat(path, &st)) {
+			free(path);
+			continue;
+		}
+		if (S_ISREG(st.st_mode) && journal_file(de->d_name)) {
+			*files = realloc(*files, (*n + 2) * sizeof(**files));
+			if (!*files) {
+				umh_oom();
+				exit(UMH_EXIT_ERROR);
+			}
+			(*files)[(*n)++] = path;
+			(*files)[*n] = NULL;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && depth == 0 && machine_dir(de->d_name))
+			ret = journal_files(path, files, n, bad, 1);
+		free(path);
+	}
+	if (!ret && errno) {
+		ret = -errno;
+		*bad = umh_xstrdup(dir);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * The value of the field @name of the entry @j is at, as a string, into
+ * *@out: NULL where the entry has none, or one of bytes no text holds (a
+ * NUL).  0, or -errno.
+ */
+static int field(sd_journal *j, const char *name, char **out)
+{
+	size_t len, flen = strlen(name);
+	const void *data;
+	int r;
+
+	*out = NULL;
+	r = sd_journal_get_data(j, name, &data, &len);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	if (len <= flen || memchr(data, '\0', len))
+		return 0;
+	*out = umh_xasprintf("%.*s", (int)(len - flen - 1),
+			     (const char *)data + flen + 1);
+	return 0;
+}
+
+/*
+ * The kernel's lines of the journal under @root, every boot it keeps,
+ * those logged at @since or later, through libsystemd's sd-journal: 0,
+ * 1 where there is no journal file to read, or -1 after an error.
+ * Every journal file must open: one that does not, corrupt or
+ * unreadable, is named, and nothing is shown, as a count without it
+ * would say fewer refusals than the kernel logged.
  */
 static int from_journal(const char *root, bool quiet, long long since,
 			struct umh_refusals *rs)
 {
-	char boot[UMH_BOOT_ID_LEN + 1], *msg, *dir = NULL;
-	int fds[2], status;
+	static const char *const dirs[] = {
+		"/var/log/journal", "/run/log/journal",
+	};
+	char boot[UMH_BOOT_ID_LEN + 1], **files = NULL, *bad = NULL, *dir;
+	char hex[SD_ID128_STRING_MAX], *msg, *fac;
+	sd_journal *j = NULL;
+	sd_id128_t id;
+	uint64_t usec;
 	long long t;
-	bool kernel;
-	pid_t pid;
-	FILE *f;
+	size_t i, n = 0;
+	int r = 0;
 
-	if (*root)
-		dir = umh_xasprintf("--root=%s", root);
-	if (pipe(fds)) {
-		umh_err("refusals: pipe: %s", strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(dirs) && !r; i++) {
+		dir = umh_xasprintf("%s%s", root, dirs[i]);
+		r = journal_files(dir, &files, &n, &bad, 0);
 		free(dir);
-		return -1;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		umh_err("refusals: fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		free(dir);
-		return -1;
-	}
-	if (!pid) {
-		close(fds[0]);
-		if (dup2(fds[1], STDOUT_FILENO) < 0)
-			_exit(127);
-		close(fds[1]);
-		execlp("journalctl", "journalctl", "--quiet", "--no-pager",
-		       "--output=export", "--output-fields=MESSAGE,_BOOT_ID,SYSLOG_FACILITY",
-		       "_TRANSPORT=kernel", dir, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	free(dir);
-	f = fdopen(fds[0], "r");
-	if (!f) {
-		close(fds[0]);
-		waitpid(pid, NULL, 0);
-		umh_oom();
-	}
-	while (read_entry(f, boot, &msg, &kernel, &t)) {
-		if (*boot)
-			add_boot(rs, boot);
-		if (msg && kernel)
-			add_line(rs, boot, msg, t, since);
-		free(msg);
-	}
-	fclose(f);
-	if (waitpid(pid, &status, 0) != pid)
-		status = -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !rs->n)
-		return 1;	/* no journalctl: /dev/kmsg */
-	if (status) {
+	if (r) {
 		if (!quiet)
-			umh_err("refusals: journalctl failed (%s %d); nothing is shown",
-				WIFEXITED(status) ? "exit" : "signal",
-				WIFEXITED(status) ? WEXITSTATUS(status) :
-				WTERMSIG(status));
-		return -1;
+			umh_err("refusals: cannot read the journal's directory %s: %s; nothing is shown",
+				bad, strerror(-r));
+		goto out;
 	}
+	if (!n) {
+		r = 1;		/* no journal: /dev/kmsg */
+		goto out;
+	}
+	r = sd_journal_open_files(&j, (const char **)files, 0);
+	if (r < 0) {
+		/* Which file: each alone, the first that does not open. */
+		for (i = 0; i < n && !bad; i++) {
+			int e = sd_journal_open_files(&j, (const char *[]){ files[i], NULL }, 0);
+
+			if (e < 0) {
+				bad = umh_xstrdup(files[i]);
+				r = e;
+			} else {
+				sd_journal_close(j);
+			}
+			j = NULL;
+		}
+		if (!quiet)
+			umh_err("refusals: cannot read the journal file %s: %s; nothing is shown",
+				bad ? bad : files[0], strerror(-r));
+		goto out;
+	}
+	r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0);
+	if (r < 0) {
+		if (!quiet)
+			umh_err("refusals: cannot read the journal: %s",
+				strerror(-r));
+		goto out;
+	}
+	while ((r = sd_journal_next(j)) > 0) {
+		boot[0] = '\0';
+		msg = fac = NULL;
+		r = field(j, "SYSLOG_FACILITY", &fac);
+		if (!r)
+			r = field(j, "MESSAGE", &msg);
+		if (!r) {
+			t = sd_journal_get_realtime_usec(j, &usec) < 0 ? -1 :
+			    (long long)(usec / 1000000);
+			/* The entry's boot, as journalctl gives its _BOOT_ID. */
+			if (sd_journal_get_monotonic_usec(j, &usec, &id) >= 0) {
+				sd_id128_to_string(id, hex);
+				boot_id(boot, hex);
+			}
+			if (*boot)
+				add_boot(rs, boot);
+			/* Facility 0, LOG_KERN: the kernel's own lines only. */
+			if (msg && fac && !strcmp(fac, "0"))
+				add_line(rs, boot, msg, t, since);
+		}
+		free(msg);
+		free(fac);
+		if (r)
+			break;
+	}
+	if (r < 0) {
+		if (!quiet)
+			umh_err("refusals: cannot read the journal: %s; nothing is shown",
+				strerror(-r));
+		goto out;
+	}
+	r = 0;
 	rs->source = "journal";
-	return 0;
+out:
+	if (j)
+		sd_journal_close(j);
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	free(bad);
+	return r > 0 ? 1 : r ? -1 : 0;
 }
+#else
+#define NO_JOURNAL	"no journal read (umhcap was built without libsystemd)"
+
+/* Built without libsystemd: no journal is read, and /dev/kmsg is. */
+static int from_journal(const char *root, bool quiet, long long since,
+			struct umh_refusals *rs)
+{
+	(void)root;
+	(void)quiet;
+	(void)since;
+	(void)rs;
+	return 1;
+}
+#endif
 
 /* ---- /dev/kmsg ---- */
 
@@ -307,7 +384,7 @@ static int from_kmsg(const char *root, const char *boot, bool quiet,
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (!quiet)
-			umh_err("refusals: no journal, and cannot open %s: %s",
+			umh_err("refusals: " NO_JOURNAL ", and cannot open %s: %s",
 				path, strerror(errno));
 		free(path);
 		return -1;
@@ -460,7 +537,7 @@ int umh_refusals_read(const char *root, const char *boot, bool quiet,
 	int ret;
 
 	*rs = (struct umh_refusals){ 0 };
-	ret = has_journal(root) ? from_journal(root, quiet, since, rs) : 1;
+	ret = from_journal(root, quiet, since, rs);
 	if (ret > 0) {
 		umh_refusals_free(rs);
 		ret = from_kmsg(root, boot, quiet, since, rs);

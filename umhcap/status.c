@@ -100,7 +100,7 @@ static void status_text(const struct view *v)
 		       v->refused, strcmp(v->rs.source, "kmsg") ?
 		       "the journal" : "/dev/kmsg");
 	else
-		printf("refusals this boot: not read (no journal, no /dev/kmsg)\n");
+		printf("refusals this boot: not read (umhcap refusals says why)\n");
 	printf("\n%-14s %-8s %-20s %s\n", "PURPOSE", "STARTED", "RUNS AS",
 	       "CEILING");
 	umh_for_each(u) {

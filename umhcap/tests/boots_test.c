@@ -333,34 +333,19 @@ TEST_F(umh, refusals_times_and_since)
 	ASSERT_STREQ("", res.out);
 }
 
-/*
- * A journalctl of the test's own, first on PATH, printing @export, with
- * the journal directory it stands for, as refusals_test.c's.
- */
-static void journal(const char *root, const char *export)
-{
-	char path[PATH_MAX], env[PATH_MAX * 2];
-
-	put(root, "fakebin/export", "%s", export);
-	put(root, "fakebin/journalctl", "#!/bin/sh\ncat \"$(dirname \"$0\")/export\"\n");
-	chmod_rel(root, "fakebin/journalctl", 0755);
-	snprintf(path, sizeof(path), "%s/var/log/journal", root);
-	mkdir_p(path);
-	snprintf(env, sizeof(env), "%s/fakebin:%s", root, getenv("PATH"));
-	setenv("PATH", env, 1);
-}
-
 #define JENTRY(boot, usec, msg) \
-	"__CURSOR=s=1\n__REALTIME_TIMESTAMP=" usec "\n_BOOT_ID=" boot \
-	"\nSYSLOG_FACILITY=0\nMESSAGE=" msg "\n\n"
+	"__REALTIME_TIMESTAMP=" usec "\n_BOOT_ID=" boot \
+	"\n_TRANSPORT=kernel\nSYSLOG_FACILITY=0\nMESSAGE=" msg "\n\n"
 
 /* refusals --last N: those of the N boots the journal holds last. */
 TEST_F(umh, refusals_last_boots)
 {
-	journal(self->root,
+	static const char export[] =
 		JENTRY("11111111222243338444555555555555", "1700000000000000", KMSG_LINE "21")
 		JENTRY("aaaaaaaabbbb4ccc8dddeeeeeeeeeeee", "1700086400000000", "Linux version 6.12")
-		JENTRY("0b6a1f0e3c1d4f559a432b8e1f0c9d77", "1700172800500000", KMSG_LINE "2"));
+		JENTRY("0b6a1f0e3c1d4f559a432b8e1f0c9d77", "1700172800500000", KMSG_LINE "2");
+
+	JOURNAL(self->root, "system.journal", export);
 	ASSERT_EQ(0, RUN(self->root, "refusals"));
 	ASSERT_HAS(res.out, "boot " BOOT_A ":\n");
 	ASSERT_HAS(res.out, "  coredump       cap_sys_admin               1  2023-11-14T22:13:20Z  /usr");

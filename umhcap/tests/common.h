@@ -303,6 +303,21 @@ char *slurp_file(const char *path);
 const char *src_path(const char *rel);
 char *tree(const char *root);
 
+/*
+ * A real journal under the fake root, written by systemd-journal-remote
+ * (common.c): the machine whose directory holds it, and a test that
+ * skips where systemd-journal-remote is not installed.
+ */
+#define JOURNAL_MACHINE	"5b1c0e7a9d2f4e8b8a6c3d1e0f9a7b65"
+const char *journal_remote(void);
+int put_journal(const char *root, const char *name, const char *export,
+		size_t len);
+#define JOURNAL(root, name, export) do {				\
+	if (!journal_remote())						\
+		SKIP(return, "no systemd-journal-remote here (package systemd-journal-remote)"); \
+	ASSERT_EQ(0, put_journal(root, name, export, sizeof(export) - 1)); \
+} while (0)
+
 #define BOOT_A		"11111111-2222-4333-8444-555555555555"
 #define BOOT_B		"aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
 #define SAVED_A		1700000000LL	/* 2023-11-14T22:13:20Z */
