@@ -74,4 +74,4 @@ package: deps
 
 clean:
 	@$(MAKE) -s -C $(TOP)/umhcap clean
-	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla debug bisect results results-debian run matrix static-umh no-triggers kernel-deb pkg src.git src.git.spare)
+	rm -rf $(addprefix $(UMHCAP_BUILD)/,patched patched-bench vanilla vanilla-bench debug bisect results results-debian run matrix static-umh no-triggers kernel-deb pkg src.git src.git.spare)

@@ -3,12 +3,14 @@
 # the patched 6.12 from the same package and configuration, in one run.
 #
 # Both kernels are built from the same package with the same
-# configuration, config/umhcap.config: the patched one without the two
+# configuration: config/umhcap.config, and config/bench.config, the
+# static keys Debian has and the test kernel lacks.  Neither has the
 # test options of config/series.config, whose KUnit suite alone, built
 # in and never run, made capable() 7.5% slower in this bench (code
-# layout).  It is built from the patched tree and starts from the test
-# kernel's objects (scripts/kernel.sh --src), so it compiles only what
-# those two options reach.  The guest is the one 'make guest' built.  BENCH_N (default 500) helpers per round, five
+# layout); the patched one has the umh LSM, on by default.  It is built
+# from the patched tree (scripts/kernel.sh --src), the unpatched one from
+# a tree of its own, apart from the test kernels.  The guest is the one
+# 'make guest' built.  BENCH_N (default 500) helpers per round, five
 # rounds per mode, BENCH_BOOTS (default 2) boots of each kernel,
 # alternated; a mode's rate is the median over its boots.
 #
@@ -22,7 +24,7 @@ set -eu
 
 K=$UMHCAP_BUILD/patched
 P=$UMHCAP_BUILD/patched-bench
-V=$UMHCAP_BUILD/vanilla
+V=$UMHCAP_BUILD/vanilla-bench
 R=$UMHCAP_BUILD/results
 img=obj/arch/x86/boot/bzImage
 n=${BENCH_N:-500}
@@ -33,8 +35,8 @@ boots=${BENCH_BOOTS:-2}
 # kernel.sh rebuilds whatever changed and keeps what did not.
 lock_build
 "$TOP/scripts/kernel.sh" patched "$TOP/config/series.config" >/dev/null
-"$TOP/scripts/kernel.sh" --src patched patched-bench >/dev/null
-"$TOP/scripts/kernel.sh" --vanilla vanilla >/dev/null
+"$TOP/scripts/kernel.sh" --src patched patched-bench "$TOP/config/bench.config" >/dev/null
+"$TOP/scripts/kernel.sh" --vanilla vanilla-bench "$TOP/config/bench.config" >/dev/null
 
 i=0
 while [ $i -lt "$boots" ]; do
