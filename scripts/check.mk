@@ -136,10 +136,21 @@ INSTALLED := $(shell $(S)/matrix.sh list installed)
 installed_boot = $(S)/boot.sh --disk "$$(cat $(R)/vmlinuz.installed)" \
 	$(B)/installed/disk.ext4 $(R)/$(1) \
 	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
+# $(call installed_machine,OUT): the same, on a copy of the disk of its
+# own that the boot writes to, as a machine of a fleet: the boots it
+# saved go to $(R)/fleet/OUT (scripts/fleet.sh), the copy away.
+installed_machine = rm -rf $(R)/fleet/$(1) && mkdir -p $(R)/fleet/$(1) && \
+	cp --sparse=always $(B)/installed/disk.ext4 $(B)/installed/$(1).ext4 && \
+	BOOT_WRITE=1 $(S)/boot.sh --disk "$$(cat $(R)/vmlinuz.installed)" \
+	$(B)/installed/$(1).ext4 $(R)/$(1) \
+	trace_event=umh:umh_exec,umh:umh_capable UMH_REAL_WAIT=30
+installed_saved = debugfs -R "rdump /var/lib/umhcap/boots $(R)/fleet/$(1)" \
+	$(B)/installed/$(1).ext4 2>/dev/null; rm -f $(B)/installed/$(1).ext4
 ifneq ($(INSTALLED),)
 STEPS += debian-root kernel-installed kernel-installed-deb installed-disk \
 	boot-installed boot-installed-more boot-installed-ident \
-	boot-installed-ident-more boot-installed-keep boot-installed-handlers
+	boot-installed-ident-more boot-installed-keep boot-installed-handlers \
+	fleet
 debian-root:
 	$(STEP) --needed debian-root $(S)/installed.sh root
 kernel-installed: make-kernel
@@ -153,15 +164,16 @@ installed-disk: make-guest kernel-installed-deb debian-root umhcap-deb
 		$(S)/installed.sh image $(B)/installed \
 		"$$(cat $(R)/umhcap-deb.path)" "$$(cat $(R)/kernel-deb.installed)"
 boot-installed: installed-disk
-	$(STEP) boot-installed sh -c '$(call installed_boot,installed) && \
+	$(STEP) boot-installed sh -c '$(call installed_machine,installed) && \
+		$(call installed_saved,installed) && \
 		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed/tests.log \
 		| tr -d "\r" >$(R)/installed.boots'
 boot-installed-more: boot-installed
 	$(STEP) boot-installed-more $(MAKE) -s -f $(S)/check.mk installed-more
 # The same, each helper as a system user of its own.
 boot-installed-ident: installed-disk
-	$(STEP) boot-installed-ident sh -c '$(call installed_boot,installed-ident) \
-		UMH_INSTALLED_IDENT=1 && \
+	$(STEP) boot-installed-ident sh -c '$(call installed_machine,installed-ident) \
+		UMH_INSTALLED_IDENT=1 && $(call installed_saved,installed-ident) && \
 		sed -n "s/^# umhcap-installed-boot: //p" $(R)/installed-ident/tests.log \
 		| tr -d "\r" >$(R)/installed-ident.boots'
 boot-installed-ident-more: boot-installed-ident
@@ -178,6 +190,10 @@ boot-installed-keep: installed-disk
 boot-installed-handlers: installed-disk
 	$(STEP) boot-installed-handlers sh -c '$(call installed_boot,installed-handlers) \
 		UMH_INSTALLED=handlers'
+# A fleet: the boots the three machines above saved, learned together
+# by the host's umhcap (scripts/fleet.sh).
+fleet: boot-installed boot-installed-ident boot-installed-keep umhcap-host
+	$(STEP) --out $(R)/fleet/learn.txt fleet $(S)/fleet.sh $(R)/fleet
 endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)

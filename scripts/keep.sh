@@ -126,6 +126,11 @@ case " $params " in
 esac
 # shellcheck disable=SC2086
 boot installed-keep3 "$image" $params UMH_INSTALLED=keep3
+# The three boots' records, as a fleet's machine (scripts/fleet.sh):
+# boot 4 purges them.
+rm -rf "$results/fleet/installed-keep"
+mkdir -p "$results/fleet/installed-keep"
+debugfs -R "rdump $BOOTS $results/fleet/installed-keep" "$copy" 2>/dev/null
 
 # Boot 4: the menu boot 3 made after 'umhcap boot --remove': no bounds.
 menu_entry installed-keep3
