@@ -1603,7 +1603,7 @@ static void keep2(void)
 
 	if (bset)
 		snprintf(items, sizeof(items), "%s", bset);
-	ksft_set_plan(NR_JOBS + 7);
+	ksft_set_plan(NR_JOBS + 8);
 	kernel_from_dpkg();
 	show_output(UMHCAP " learn");
 	capture(UMHCAP " learn --json", out, sizeof(out));
@@ -1645,6 +1645,17 @@ static void keep2(void)
 	ksft_test_result(line && (item_mask(line, "coredump") &
 				  (1ULL << HELD_BACK_CAP)),
 			 "umhcap boot --grub --allow " ALLOW " gives coredump cap_dac_read_search back for the next boot\n");
+	/* The second day's one screen, with the next boot's bounds' file */
+	if (capture(UMHCAP " status", out, sizeof(out)))
+		out[0] = '\0';
+	ksft_print_msg("umhcap status:\n%s", out);
+	line = strstr(out, "\nsaved boots: ");
+	if (!line || sscanf(line, "\nsaved boots: %d", &saved) != 1)
+		saved = -1;
+	ksft_test_result(saved >= 1 && strstr(out, "\n  coredump ") &&
+			 strstr(out, "(" GRUB_CFG ")"),
+			 "umhcap status: %d saved boots, and coredump's bounds of the next boot from " GRUB_CFG "\n",
+			 saved);
 	grub_menu(true);
 }
 
