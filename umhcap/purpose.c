@@ -14,21 +14,18 @@
 
 /*
  * The global bound first, as umh_for_each_purpose() counts on, then the
- * purposes in the kernel's order, but for "other", the kernel's 0, which
- * takes in every helper not listed and comes last: the order of show,
- * learn, check, export and of every list of purposes umhcap prints.
+ * purposes of UMH_PURPOSE_LIST in the kernel's order, but for "other", the
+ * kernel's 0, which takes in every helper not listed and comes last: the
+ * order of show, learn, check, export and of every list of purposes
+ * umhcap prints.  A purpose's place is its number, "other"'s the last.
  */
+#define ROW(id, name) \
+	[UMH_##id ? UMH_##id : UMH_NR - 1] = { UMH_##id, #name },
 const struct umh_purpose_info umh_purposes[UMH_NR] = {
-	{ UMH_ALL,		"all" },
-	{ UMH_MODPROBE,		"modprobe" },
-	{ UMH_COREDUMP,		"coredump" },
-	{ UMH_UEVENT,		"uevent" },
-	{ UMH_REQUEST_KEY,	"request_key" },
-	{ UMH_RELEASE_AGENT,	"release_agent" },
-	{ UMH_POWER,		"power" },
-	{ UMH_INITRD,		"initrd" },
-	{ UMH_OTHER,		"other" },
+	[0] = { UMH_ALL, "all" },
+	UMH_PURPOSE_LIST(ROW)
 };
+#undef ROW
 
 /* The name of @purpose (or of UMH_ALL), or NULL for a number it is not. */
 const char *umh_purpose_name(int purpose)

@@ -67,24 +67,37 @@
 #endif
 
 /*
+ * The purposes: the one list of them, as the kernel's UMH_PURPOSES
+ * (include/linux/umh.h) has them, in its order and numbering, "other",
+ * its 0, first.  X(ID, name) each; the enum, the table of purpose.c, and
+ * from it --help, the man page's lists and the host tests take them from
+ * here.  A purpose is added by its line here, and its rows, if any, in
+ * measured.c and program.c.
+ */
+#define UMH_PURPOSE_LIST(X)		\
+	X(OTHER,	other)		\
+	X(MODPROBE,	modprobe)	\
+	X(COREDUMP,	coredump)	\
+	X(UEVENT,	uevent)		\
+	X(REQUEST_KEY,	request_key)	\
+	X(RELEASE_AGENT, release_agent)	\
+	X(POWER,	power)		\
+	X(INITRD,	initrd)
+
+/*
  * The purposes, numbered as the kernel's enum umh_purpose numbers them;
  * then UMH_ALL, the global bound, which every helper gets and which is no
  * purpose of the kernel's.  An array of UMH_NR has a place for each
  * purpose and for the global bound.
  */
+#define UMH_PURPOSE_ENUM(id, name)	UMH_##id,
 enum umh_purpose {
-	UMH_OTHER,
-	UMH_MODPROBE,
-	UMH_COREDUMP,
-	UMH_UEVENT,
-	UMH_REQUEST_KEY,
-	UMH_RELEASE_AGENT,
-	UMH_POWER,
-	UMH_INITRD,
+	UMH_PURPOSE_LIST(UMH_PURPOSE_ENUM)
 	UMH_NR_PURPOSES,
 	UMH_ALL = UMH_NR_PURPOSES,
 	UMH_NR,
 };
+#undef UMH_PURPOSE_ENUM
 
 struct umh_bound {
 	uint64_t bset;

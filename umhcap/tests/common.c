@@ -4,22 +4,41 @@
  */
 #include "common.h"
 
-/* The purposes, in the order umhcap shows them, after "all". */
-const char *const purposes[] = {
-	"modprobe", "coredump", "uevent", "request_key", "release_agent",
-	"power", "initrd", "other",
-};
+/*
+ * The purposes, in the order umhcap shows them, after "all": the kernel's
+ * order, but for "other", its 0, which comes last.
+ */
+#define SHOWN(id, name)	[UMH_##id ? UMH_##id - 1 : UMH_NR_PURPOSES - 1] = #name,
+const char *const purposes[] = { UMH_PURPOSE_LIST(SHOWN) };
+#undef SHOWN
 _Static_assert(ARRAY_SIZE(purposes) == NR_PURPOSES, "NR_PURPOSES");
 
 /*
  * The kernel's enum umh_purpose, by number, and the names its trace
  * events carry.
  */
-const char *const kernel_purposes[] = {
-	"other", "modprobe", "coredump", "uevent", "request_key",
-	"release_agent", "power", "initrd",
-};
+#define KERNEL(id, name)	[UMH_##id] = #name,
+const char *const kernel_purposes[] = { UMH_PURPOSE_LIST(KERNEL) };
+#undef KERNEL
 _Static_assert(ARRAY_SIZE(kernel_purposes) == NR_PURPOSES, "NR_PURPOSES");
+
+/*
+ * The purpose as the series recorded it before, the kernel's number,
+ * shown by name: __print_symbolic(REC->purpose, { 0, "other" }, ...).
+ */
+const char *arg_purpose_num(void)
+{
+	static char arg[64 + NR_PURPOSES * 32];
+	size_t i;
+	int n;
+
+	n = snprintf(arg, sizeof(arg), "__print_symbolic(REC->purpose");
+	for (i = 0; i < NR_PURPOSES; i++)
+		n += snprintf(arg + n, sizeof(arg) - n, ", { %zu, \"%s\" }",
+			      i, kernel_purposes[i]);
+	snprintf(arg + n, sizeof(arg) - n, ")");
+	return arg;
+}
 
 /* The commands, in the order umhcap --help lists them. */
 const char *const commands[] = {

@@ -64,10 +64,11 @@
 #define BOOTS		"var/lib/umhcap/boots"
 
 /*
- * The purposes, in the order umhcap shows them, after "all".  How many
- * entries each table has: common.c holds the tables to it.
+ * The purposes, in the order umhcap shows them, after "all": common.c
+ * makes them of umhcap.h's UMH_PURPOSE_LIST, which purpose_test.c holds
+ * purpose.c's table to.
  */
-#define NR_PURPOSES	((size_t)8)
+#define NR_PURPOSES	((size_t)UMH_NR_PURPOSES)
 extern const char *const purposes[];
 
 /*
@@ -262,8 +263,8 @@ extern bool exec_ident;
 /* As the series recorded it before: the kernel's number, shown by name. */
 #define FMT_PURPOSE_NUM \
 	"\tfield:unsigned int purpose;\toffset:8;\tsize:4;\tsigned:0;\n"
-#define ARG_PURPOSE_NUM \
-	"__print_symbolic(REC->purpose, { 0, \"other\" }, { 1, \"modprobe\" }, { 2, \"coredump\" }, { 3, \"uevent\" }, { 4, \"request_key\" }, { 5, \"release_agent\" }, { 6, \"power\" }, { 7, \"initrd\" })"
+#define ARG_PURPOSE_NUM	arg_purpose_num()
+const char *arg_purpose_num(void);
 
 #define FMT_PROGRAM \
 	"\tfield:__data_loc char[] program;\toffset:16;\tsize:4;\tsigned:0;\n"

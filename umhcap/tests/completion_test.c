@@ -73,6 +73,21 @@ TEST(completion_of_purposes)
 	ASSERT_STREQ("all ", complete("umhcap learn --apply a"));
 }
 
+/* Every purpose of the table, and nothing else, all among them. */
+TEST(completion_of_every_purpose)
+{
+	char words[1024], want[64];
+	size_t p;
+
+	snprintf(words, sizeof(words), " %s", complete("umhcap show "));
+	for (p = 0; p < UMH_NR; p++) {
+		snprintf(want, sizeof(want), " %s ", umh_purposes[p].name);
+		EXPECT_NE(NULL, strstr(words, want))
+			TH_LOG("%s lacks %s", words, umh_purposes[p].name);
+	}
+	ASSERT_EQ(UMH_NR + 1, count_of(words, " "));
+}
+
 /* Capabilities for drop and keep: all, none, and libcap's names. */
 TEST(completion_of_capabilities)
 {

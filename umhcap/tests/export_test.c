@@ -197,6 +197,11 @@ TEST_F(umh, export_learned_sysctl)
 
 TEST_F(umh, export_learned_cmdline)
 {
+	char want[1024];
+	const char *p;
+	size_t i;
+	int n;
+
 	learn_scene(self->root);
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--cmdline"));
 	/* The global bound and the idle purposes, open, are left out. */
@@ -204,15 +209,26 @@ TEST_F(umh, export_learned_cmdline)
 		     "usermodehelper.inheritable=modprobe:0x10000,coredump:0x3\n",
 		     res.out);
 
-	/* --include-idle: idle purposes get what they used, nothing here. */
+	/*
+	 * --include-idle: idle purposes get what they used, nothing here:
+	 * every purpose, in order, modprobe and coredump as before.
+	 */
 	ASSERT_EQ(0, RUN(self->root, "export", "--learned", "--include-idle",
 			 "--cmdline"));
-	ASSERT_STREQ("usermodehelper.bset=modprobe:0x10000,coredump:0x3,"
-		     "uevent:0x0,request_key:0x0,release_agent:0x0,power:0x0,"
-		     "initrd:0x0,other:0x0 usermodehelper.inheritable="
-		     "modprobe:0x10000,coredump:0x3,uevent:0x0,request_key:0x0,"
-		     "release_agent:0x0,power:0x0,initrd:0x0,other:0x0\n",
-		     res.out);
+	n = snprintf(want, sizeof(want), "usermodehelper.bset=");
+	for (i = 0; i < 2 * NR_PURPOSES; i++) {
+		p = purposes[i % NR_PURPOSES];
+		if (i == NR_PURPOSES)
+			n += snprintf(want + n, sizeof(want) - n,
+				      " usermodehelper.inheritable=");
+		n += snprintf(want + n, sizeof(want) - n, "%s%s:0x%s",
+			      i % NR_PURPOSES ? "," : "", p,
+			      !strcmp(p, "modprobe") ? "10000" :
+			      !strcmp(p, "coredump") ? "3" : "0");
+	}
+	snprintf(want + n, sizeof(want) - n, "\n");
+	ASSERT_STREQ(want, res.out);
+	ASSERT_HAS(res.out, "=modprobe:0x10000,coredump:0x3,");
 }
 
 /* The sysctl lines of a bound, global when @p is NULL. */
