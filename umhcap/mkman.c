@@ -23,8 +23,19 @@
  *   .\" @SAVE_UNIT@                the unit file named as mkman's argument,
  *                                  umhcap-save.service, as roff text
  *
+ * and, in place of these, what the table of purposes (purpose.c) says:
+ *
+ *   .\" @PURPOSES@                 the paragraph that lists the purposes,
+ *                                  in umhcap's order and the kernel's
+ *   .\" @PURPOSES_UNMEASURED@      those no row of measured.c names, "(a,
+ *                                  b),"
+ *   .\" @PURPOSES_UNMEASURED_OR@   the same, "a or b"
+ *   .\" @PURPOSES_RECORD@          a saved record's line of each purpose
+ *
  * A program of the build, not of the package: it links measured.c,
  * purpose.c and msg.c, and takes the capabilities' names from libcap.
+ * So the man page names no purpose one by one but where it is about
+ * that purpose.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,6 +51,10 @@
 #define MARK_UNIT	".\\\" @SAVE_UNIT@"
 #define MARK_REACHES	".\\\" @MEASURED_REACHES@"
 #define MARK_HANDLERS	".\\\" @MEASURED_HANDLERS@"
+#define MARK_PURPOSES	".\\\" @PURPOSES@"
+#define MARK_UNMEASURED	".\\\" @PURPOSES_UNMEASURED@"
+#define MARK_UNMEASURED_OR ".\\\" @PURPOSES_UNMEASURED_OR@"
+#define MARK_RECORD	".\\\" @PURPOSES_RECORD@"
 
 /* The unit file the man page quotes whole: main()'s argument. */
 static const char *unit_path;
@@ -296,6 +311,102 @@ static void handlers(void)
 	}
 }
 
+/*
+ * The purposes @ids, @n of them, one a line, bold: separated by commas,
+ * the last two by @conj ("and", "or") on a line of its own, or by a comma
+ * if it is NULL; @open before the first and @close after the last, in
+ * roman, if not NULL.
+ */
+static void purpose_list(const int *ids, size_t n, const char *open,
+			 const char *conj, const char *close)
+{
+	const char *after;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		after = i + 1 == n ? close :
+			conj && i + 2 == n ? NULL : ",";
+		if (!i && open)
+			printf(".RB %s %s%s%s\n", open,
+			       umh_purpose_name(ids[i]), after ? " " : "",
+			       after ? after : "");
+		else if (after)
+			printf(".BR %s %s\n", umh_purpose_name(ids[i]), after);
+		else
+			printf(".B %s\n", umh_purpose_name(ids[i]));
+		if (conj && n > 1 && i + 2 == n)
+			printf("%s\n", conj);
+	}
+}
+
+/* Every purpose, in the order umhcap shows them, "all" left out. */
+static size_t every_purpose(int *ids)
+{
+	const struct umh_purpose_info *u;
+	size_t n = 0;
+
+	umh_for_each_purpose(u)
+		ids[n++] = u->id;
+	return n;
+}
+
+/* The paragraph that lists the purposes, in umhcap's order and the kernel's. */
+static void purposes(void)
+{
+	int ids[UMH_NR];
+
+	printf("The purposes are\n");
+	purpose_list(ids, every_purpose(ids), NULL, "and", ",");
+	printf("and\n.B umhcap\nlists them in this order, after\n.BR %s ,\n"
+	       "the name of the global bound.\n"
+	       "(The kernel numbers them from\n.BR %s ,\n0, to\n.BR %s ,\n"
+	       "%d; its trace events record the name.)\n",
+	       umh_purpose_name(UMH_ALL), umh_purpose_name(0),
+	       umh_purpose_name(UMH_NR_PURPOSES - 1), UMH_NR_PURPOSES - 1);
+}
+
+/* The purposes no row of measured.c names, in umhcap's order. */
+static size_t unmeasured(int *ids)
+{
+	const struct umh_purpose_info *u;
+	size_t n = 0;
+
+	umh_for_each_purpose(u)
+		if (!umh_measured_for(u->id))
+			ids[n++] = u->id;
+	return n;
+}
+
+static void purposes_unmeasured(void)
+{
+	int ids[UMH_NR];
+
+	purpose_list(ids, unmeasured(ids), "(", NULL, "),");
+}
+
+static void purposes_unmeasured_or(void)
+{
+	int ids[UMH_NR];
+
+	purpose_list(ids, unmeasured(ids), NULL, "or", NULL);
+}
+
+/*
+ * A saved record's line of each purpose, after the example's
+ * "all started 6 used 65539 0": four modprobe helpers used
+ * cap_sys_module, two coredump ones cap_chown and cap_dac_override.
+ */
+static void purposes_record(void)
+{
+	const struct umh_purpose_info *u;
+
+	umh_for_each_purpose(u)
+		printf("%s started %d used %d 0\n", u->name,
+		       u->id == UMH_MODPROBE ? 4 : u->id == UMH_COREDUMP ? 2 : 0,
+		       u->id == UMH_MODPROBE ? 65536 :
+		       u->id == UMH_COREDUMP ? 3 : 0);
+}
+
 /* The unit file, line by line, as roff text for .EX; exits on an error. */
 static void save_unit(void)
 {
@@ -334,6 +445,10 @@ int main(int argc, char **argv)
 		{ MARK_UNIT, save_unit },
 		{ MARK_REACHES, reaches },
 		{ MARK_HANDLERS, handlers },
+		{ MARK_PURPOSES, purposes },
+		{ MARK_UNMEASURED, purposes_unmeasured },
+		{ MARK_UNMEASURED_OR, purposes_unmeasured_or },
+		{ MARK_RECORD, purposes_record },
 	};
 	int seen[ARRAY_SIZE(marks)] = { 0 };
 	char *line = NULL;

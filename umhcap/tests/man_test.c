@@ -203,3 +203,56 @@ TEST_F(umh, man_json_option_as_it_is)
 	ASSERT_LACKS(s, "learn \\-\\-apply\nrefuses");
 	free(man);
 }
+
+/*
+ * Where umhcap.8 names every purpose, mkman wrote it from the table: the
+ * paragraph that lists them, in order, and the example of a saved record,
+ * a line each, in order; and where it names the purposes no helper of
+ * which was measured, those.
+ */
+TEST(man_names_every_purpose)
+{
+	char *man, *at, *end, *bold, want[64];
+	size_t i;
+
+	man = slurp_file(src_path("umhcap.8"));
+	ASSERT_NE(NULL, man);
+	at = strstr(man, "\nThe purposes are\n");
+	ASSERT_NE(NULL, at);
+	end = strstr(at, "the name of the global bound.");
+	ASSERT_NE(NULL, end);
+	for (i = 0; i < NR_PURPOSES; i++) {
+		snprintf(want, sizeof(want), "\n%s %s", i + 2 == NR_PURPOSES ?
+			 ".B" : ".BR", purposes[i]);
+		at = strstr(at, want);
+		ASSERT_TRUE(at && at < end) TH_LOG("%s", want);
+	}
+	snprintf(want, sizeof(want), "\n.BR %s ,\n%zu; ",
+		 kernel_purposes[NR_PURPOSES - 1], NR_PURPOSES - 1);
+	ASSERT_HAS(at, want);
+
+	at = strstr(man, "\nall started 6 used 65539 0\n");
+	ASSERT_NE(NULL, at);
+	for (i = 0; i < NR_PURPOSES; i++) {
+		snprintf(want, sizeof(want), "\n%s started ", purposes[i]);
+		ASSERT_EQ(0, strncmp(strchr(at + 1, '\n'), want, strlen(want)))
+			TH_LOG("%s", want);
+		at = strchr(at + 1, '\n');
+	}
+	ASSERT_EQ(0, strncmp(strchr(at + 1, '\n'), "\n.EE\n", 5));
+
+	at = strstr(man, "\nNo helper of purpose\n");
+	ASSERT_NE(NULL, at);
+	end = strstr(at, "was measured: for them\n");
+	ASSERT_NE(NULL, end);
+	*end = '\0';
+	for (i = 0; i < NR_PURPOSES; i++) {
+		snprintf(want, sizeof(want), "\n.B %s\n", purposes[i]);
+		bold = strstr(at, want);
+		snprintf(want, sizeof(want), "\n.BR %s ,\n", purposes[i]);
+		bold = bold ? bold : strstr(at, want);
+		EXPECT_EQ(!umh_measured_for(umh_purpose_lookup(purposes[i])),
+			  bold != NULL) TH_LOG("%s", purposes[i]);
+	}
+	free(man);
+}
