@@ -996,6 +996,21 @@ const char *rec_name(size_t i)
 }
 
 /*
+ * learn --apply's count, of every purpose: @narrowed narrowed,
+ * @unchanged unchanged, the others idle.  Static.
+ */
+const char *applied(int narrowed, int unchanged)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf),
+		 "%d purpose%s narrowed, %d unchanged, %d idle left alone",
+		 narrowed, narrowed == 1 ? "" : "s", unchanged,
+		 (int)NR_PURPOSES - narrowed - unchanged);
+	return buf;
+}
+
+/*
  * The text of a saved record, in the format umhcap.8 gives; without its
  * comment, which the format lets a file leave out.  Static.
  */

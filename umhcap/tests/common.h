@@ -333,6 +333,7 @@ struct boot_rec {
 };
 
 const char *rec_name(size_t i);
+const char *applied(int narrowed, int unchanged);
 const char *saved_text(const char *id, long long saved,
 		       const struct boot_rec *r);
 void put_saved(const char *root, const char *id, const char *text);

@@ -294,7 +294,7 @@ TEST_F(umh, save_and_boot_dry_run_alike)
  */
 TEST_F(umh, save_json)
 {
-	char *before, *after, want[PATH_MAX + 64];
+	char *before, *after, want[PATH_MAX + 64], at[64];
 
 	learn_scene(self->root);
 	before = tree(self->root);
@@ -320,8 +320,13 @@ TEST_F(umh, save_json)
 	ASSERT_JSON_AT(res.out, "purposes.0.purpose", "\"modprobe\"");
 	ASSERT_JSON_AT(res.out, "purposes.0.started", "4");
 	ASSERT_JSON_AT(res.out, "purposes.1.started", "2");
-	ASSERT_JSON_AT(res.out, "purposes.7.purpose", "\"other\"");
-	ASSERT_JSON_AT(res.out, "purposes.7.started", "0");
+	/* Every purpose, "other" last. */
+	snprintf(at, sizeof(at), "purposes.%zu.purpose", NR_PURPOSES - 1);
+	ASSERT_JSON_AT(res.out, at, "\"other\"");
+	snprintf(at, sizeof(at), "purposes.%zu.started", NR_PURPOSES - 1);
+	ASSERT_JSON_AT(res.out, at, "0");
+	snprintf(at, sizeof(at), "purposes.%zu.purpose", NR_PURPOSES);
+	ASSERT_EQ(NULL, json_get(res.out, at));
 	ASSERT_JSON_AT(res.out, "contents",
 		       json_quote(get(self->root, BOOTS "/" THIS_BOOT)));
 	/* An error: no JSON, nothing written. */

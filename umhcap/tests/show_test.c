@@ -150,7 +150,7 @@ TEST_F(umh, show_identity)
 	ASSERT_HAS(res.out, want);
 	/* The global bound has no identity: every helper gets it. */
 	ASSERT_HAS(res.out, "  ceiling:     all\nmodprobe:\n");
-	ASSERT_EQ(8, count_of(res.out, "  runs as:"));
+	ASSERT_EQ((int)NR_PURPOSES, count_of(res.out, "  runs as:"));
 	ASSERT_HAS(res.out, "\nFor a purpose that runs as a user (umhcap user), the ceiling is also\n");
 	ASSERT_LACKS(res.out, "no identities");
 	/* uid 0 with a group: still root, shown with both. */
