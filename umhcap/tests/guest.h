@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+/* The table of purposes, purpose.c, which the guest tests link. */
+#include "../umhcap.h"
 
 #define UMHCAP		"/tests/bin/umhcap"
 #define UMH_DIR		"/proc/sys/kernel/usermodehelper"
@@ -134,18 +136,18 @@ static inline unsigned long long read_mask(const char *purpose,
 /* Every bound file's content, to check that a refused command wrote nothing. */
 static inline void snapshot(char *buf, size_t size)
 {
-	static const char * const names[] = {
-		"", "modprobe/", "coredump/", "uevent/", "request_key/",
-		"release_agent/", "power/", "initrd/", "other/",
-	};
+	const struct umh_purpose_info *u;
 	char path[PATH_MAX], text[64];
 	size_t len = 0;
-	int i, s;
+	int s;
 
 	buf[0] = '\0';
-	for (i = 0; i < 9; i++)
+	/* The global bound's files, then each purpose's, in umhcap's order. */
+	umh_for_each(u)
 		for (s = 0; s < 2; s++) {
-			snprintf(path, sizeof(path), UMH_DIR "/%s%s", names[i],
+			snprintf(path, sizeof(path), UMH_DIR "/%s%s%s",
+				 u->id == UMH_ALL ? "" : u->name,
+				 u->id == UMH_ALL ? "" : "/",
 				 s ? "inheritable" : "bset");
 			if (read_file(path, text, sizeof(text)))
 				strcpy(text, "-\n");

@@ -8,18 +8,19 @@
 
 TEST(show_names_every_purpose)
 {
-	static const char * const purposes[] = {
-		"modprobe:", "coredump:", "uevent:", "request_key:",
-		"release_agent:", "power:", "initrd:", "other:",
-	};
+	const struct umh_purpose_info *u;
+	char want[64];
 	struct out o;
-	int i;
 
 	ASSERT_EQ(0, umhcap_run(&o, -1, "show", NULL));
 	ASSERT_EQ(0, o.status);
 	EXPECT_NE(NULL, strstr(o.std, "all (global"));
-	for (i = 0; i < 8; i++)
-		EXPECT_NE(NULL, strstr(o.std, purposes[i]));
+	umh_for_each_purpose(u) {
+		snprintf(want, sizeof(want), "%s:", u->name);
+		EXPECT_NE(NULL, strstr(o.std, want)) {
+			TH_LOG("no %s in:\n%s", want, o.std);
+		}
+	}
 	EXPECT_EQ(NULL, strstr(o.std, "not available"));
 }
 
@@ -897,10 +898,11 @@ TEST(learn_after_a_modprobe_helper)
 	}
 }
 
-static const char *const learn_purposes[] = {
-	"modprobe", "coredump", "uevent", "request_key", "release_agent",
-	"power", "initrd", "other",
-};
+/* Purpose @i of learn_apply_narrows_what_ran, in umhcap's order: 0 is modprobe. */
+static const char *learn_purpose(int i)
+{
+	return umh_purposes[i + 1].name;
+}
 
 /*
  * learn --apply: -n writes nothing; then every purpose that ran is
@@ -909,7 +911,9 @@ static const char *const learn_purposes[] = {
  */
 TEST(learn_apply_narrows_what_ran)
 {
-	unsigned long long bset[8], inh[8], used[8], started[8], gbset, bnd;
+	unsigned long long bset[UMH_NR_PURPOSES], inh[UMH_NR_PURPOSES];
+	unsigned long long used[UMH_NR_PURPOSES], started[UMH_NR_PURPOSES];
+	unsigned long long gbset, bnd;
 	char before[4096], after[4096];
 	struct out o;
 	int i, ran = 0;
@@ -924,11 +928,12 @@ TEST(learn_apply_narrows_what_ran)
 	ASSERT_STREQ(before, after);
 
 	gbset = read_mask(NULL, "bset");
-	for (i = 0; i < 8; i++) {
-		bset[i] = read_mask(learn_purposes[i], "bset");
-		inh[i] = read_mask(learn_purposes[i], "inheritable");
-		used[i] = read_mask(learn_purposes[i], "used");
-		started[i] = read_started(learn_purposes[i]);
+	ASSERT_STREQ("modprobe", learn_purpose(0));
+	for (i = 0; i < UMH_NR_PURPOSES; i++) {
+		bset[i] = read_mask(learn_purpose(i), "bset");
+		inh[i] = read_mask(learn_purpose(i), "inheritable");
+		used[i] = read_mask(learn_purpose(i), "used");
+		started[i] = read_started(learn_purpose(i));
 		ASSERT_NE(~0ULL, started[i]);
 		ran += started[i] > 0;
 	}
@@ -938,8 +943,8 @@ TEST(learn_apply_narrows_what_ran)
 	ASSERT_EQ(0, o.status) {
 		TH_LOG("stdout: %s\nstderr: %s", o.std, o.err);
 	}
-	for (i = 0; i < 8; i++) {
-		const char *p = learn_purposes[i];
+	for (i = 0; i < UMH_NR_PURPOSES; i++) {
+		const char *p = learn_purpose(i);
 
 		if (started[i]) {
 			EXPECT_EQ(bset[i] & used[i], read_mask(p, "bset"))
