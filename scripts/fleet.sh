@@ -11,16 +11,17 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: fleet.sh DIR"
-dir=$1
 umhcap=$TOP/umhcap/umhcap
 [ -x "$umhcap" ] || die "no $umhcap; run 'make -C umhcap'"
+# Each machine by its directory's name, as the administrator's copies
+cd "$1"
 set --
 for m in installed installed-ident installed-keep; do
-	[ -d "$dir/$m/boots" ] || die "machine $m saved no boots ($dir/$m/boots)"
-	set -- "$@" "$dir/$m"
+	[ -d "$m/boots" ] || die "machine $m saved no boots ($PWD/$m/boots)"
+	set -- "$@" --from "$m"
 done
-"$umhcap" learn --from "$@"
-first=$("$umhcap" learn --from "$@" | sed -n 1p)
+"$umhcap" learn "$@"
+first=$("$umhcap" learn "$@" | sed -n 1p)
 case $first in
 "learned from 3 machines: "*) ;;
 *) die "learn --from over three machines said: $first" ;;
