@@ -3,7 +3,7 @@
 # the patched 6.12 from the same package and configuration, in one run.
 #
 # Both kernels are built from the same package with the same
-# configuration: config/umhcap.config, and config/bench.config, the
+# configuration: config/umhcap.config, and config/bench.config, Yama and the
 # static keys Debian has and the test kernel lacks.  Neither has the
 # test options of config/series.config, whose KUnit suite alone, built
 # in and never run, made capable() 7.5% slower in this bench (code

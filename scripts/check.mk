@@ -193,7 +193,7 @@ boot-installed-handlers: installed-disk
 # A fleet: the boots the three machines above saved, learned together
 # by the host's umhcap (scripts/fleet.sh).
 fleet: boot-installed boot-installed-ident boot-installed-keep umhcap-host
-	$(STEP) --out $(R)/fleet/learn.txt fleet $(S)/fleet.sh $(R)/fleet
+	$(STEP) --out $(R)/fleet/tests.log fleet $(S)/fleet.sh $(R)/fleet
 endif
 
 # ---- the guest suite: $(call suite,PREFIX,KERNEL-STEP,REAL-WAIT)
