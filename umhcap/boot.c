@@ -340,8 +340,9 @@ static char *edit_cmdline(const char *line, bool from_proc,
 
 /*
  * The command line kernel-install starts from: *@from names the file;
- * *@st its mode and owner, when it is /etc/kernel/cmdline.  Returns the
- * text, or NULL after an error (printed).
+ * *@st its mode and owner, when it is /etc/kernel/cmdline.  Each is read
+ * in the root (umh_in_root()).  Returns the text, or NULL after an error
+ * (printed).
  */
 static char *ki_source(const char *root, char **from, bool *from_proc,
 		       struct stat *st, bool *exists)
@@ -349,14 +350,15 @@ static char *ki_source(const char *root, char **from, bool *from_proc,
 	static const char *const files[] = {
 		KI_CMDLINE, KI_USR_CMDLINE, "/proc/cmdline",
 	};
-	char *path, *text;
+	char *path, *real, *text;
 	size_t i, len;
 	int err = 0;
 
 	/* The last file's path is kept, for the error if none is there. */
 	for (i = 0;; i++) {
 		path = umh_xasprintf("%s%s", root, files[i]);
-		err = umh_read_all(path, CMDLINE_MAX, &text, &len);
+		err = umh_read_in_root(root, files[i], CMDLINE_MAX, &text,
+				       &len);
 		if (!err && strlen(text) != len) {
 			free(text);
 			err = -EINVAL;
@@ -379,20 +381,28 @@ static char *ki_source(const char *root, char **from, bool *from_proc,
 	}
 	*exists = i == 0;
 	*from_proc = i == 2;
-	if (*exists && stat(path, st)) {
+	real = *exists ? umh_in_root(root, files[i], true) : NULL;
+	if (*exists && (!real || stat(real, st))) {
 		umh_err("cannot stat %s: %s", path, strerror(errno));
+		free(real);
 		free(text);
 		free(path);
 		return NULL;
 	}
+	free(real);
 	*from = path;
 	return text;
 }
 
 /* ---- the command ---- */
 
+/*
+ * @text to @path, as the root's system names it, or with -n only said:
+ * written to @real, where @path is in the root (umh_in_root()).
+ */
 static int write_or_show(const struct umh_args *a, const char *path,
-			 const char *text, const struct stat *st)
+			 const char *real, const char *text,
+			 const struct stat *st)
 {
 	char *under;
 
@@ -405,7 +415,7 @@ static int write_or_show(const struct umh_args *a, const char *path,
 		free(under);
 		return 0;
 	}
-	return umh_replace(path, text, strlen(text),
+	return umh_replace(real, text, strlen(text),
 			   st ? st->st_mode & 07777 : 0644,
 			   st ? (long)st->st_uid : -1,
 			   st ? (long)st->st_gid : -1);
@@ -416,14 +426,18 @@ static int boot_grub(const struct umh_args *a, const char *params,
 {
 	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
 	char *text = grub_cfg(params, m), *under, *no_recovery = NULL;
+	char *real = umh_in_root(a->root, GRUB_CFG, true);
 	struct umh_settings ss = { 0 };
 	struct stat st;
-	bool exists = !stat(path, &st);
+	bool exists = real && !stat(real, &st);
 	int ret = UMH_EXIT_OK;
 
-	if (!a->dry_run && umh_mkdirs(a->root, GRUB_DIR)) {
+	if (!real) {
+		umh_err("cannot write %s: %s", path, strerror(errno));
 		ret = UMH_EXIT_ERROR;
-	} else if (write_or_show(a, path, text, exists ? &st : NULL)) {
+	} else if (!a->dry_run && umh_mkdirs(a->root, GRUB_DIR)) {
+		ret = UMH_EXIT_ERROR;
+	} else if (write_or_show(a, path, real, text, exists ? &st : NULL)) {
 		ret = UMH_EXIT_ERROR;
 	} else {
 		elsewhere(a->root, GRUB_CFG, NULL, &ss);
@@ -449,6 +463,7 @@ static int boot_grub(const struct umh_args *a, const char *params,
 	umh_settings_free(&ss);
 	free(no_recovery);
 	free(text);
+	free(real);
 	free(path);
 	return ret;
 }
@@ -456,15 +471,20 @@ static int boot_grub(const struct umh_args *a, const char *params,
 static int boot_kernel_install(const struct umh_args *a, const char *params,
 			       const struct umh_merge *m, const char *from)
 {
-	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
-	char *source, *line, *text, *made = NULL, *under;
+	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root), *real;
+	char *source = NULL, *line, *text, *made = NULL, *under;
 	struct umh_settings ss = { 0 };
 	bool from_proc, exists;
 	struct stat st;
 	int replaced, ret = UMH_EXIT_OK;
 
 	line = ki_source(a->root, &source, &from_proc, &st, &exists);
-	if (!line) {
+	real = line ? umh_in_root(a->root, KI_CMDLINE, true) : NULL;
+	if (line && !real)
+		umh_err("cannot write %s: %s", path, strerror(errno));
+	if (!real) {
+		free(line);
+		free(source);
 		free(path);
 		return UMH_EXIT_ERROR;
 	}
@@ -474,7 +494,7 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 				     " without BOOT_IMAGE= and initrd=" : "");
 	if (!a->dry_run && !exists && umh_mkdirs(a->root, "/etc/kernel"))
 		ret = UMH_EXIT_ERROR;
-	else if (write_or_show(a, path, text, exists ? &st : NULL))
+	else if (write_or_show(a, path, real, text, exists ? &st : NULL))
 		ret = UMH_EXIT_ERROR;
 	else
 		elsewhere(a->root, KI_CMDLINE, NULL, &ss);
@@ -502,6 +522,7 @@ static int boot_kernel_install(const struct umh_args *a, const char *params,
 	free(text);
 	free(line);
 	free(source);
+	free(real);
 	free(path);
 	return ret;
 }
@@ -515,25 +536,33 @@ static bool use_kernel_install(const struct umh_args *a)
 
 	if (a->grub || a->kernel_install)
 		return a->kernel_install;
-	path = umh_xasprintf("%s" KI_CMDLINE, a->root);
-	there = !stat(path, &st);
+	path = umh_in_root(a->root, KI_CMDLINE, true);
+	there = path && !stat(path, &st);
 	free(path);
 	return there;
 }
 
 /* ---- --remove ---- */
 
-/* umhcap.cfg removed: 1, 0 if it was not there, or -1 after an error. */
+/*
+ * umhcap.cfg removed (a link itself, as rm removes it, in the root's
+ * directory): 1, 0 if it was not there, or -1 after an error.
+ */
 static int remove_grub(const struct umh_args *a)
 {
-	char *path = umh_xasprintf("%s" GRUB_CFG, a->root);
+	char *path = umh_in_root(a->root, GRUB_CFG, false);
 	struct stat st;
 	int ret;
 
-	if (a->dry_run)
+	if (!path) {
+		umh_err("cannot remove %s" GRUB_CFG ": %s", a->root,
+			strerror(errno));
+		ret = -1;
+	} else if (a->dry_run) {
 		ret = !lstat(path, &st);
-	else
+	} else {
 		ret = umh_remove(path);
+	}
 	free(path);
 	return ret;
 }
@@ -547,13 +576,15 @@ static int remove_kernel_install(const struct umh_args *a, int *replaced,
 				 char **text)
 {
 	char *path = umh_xasprintf("%s" KI_CMDLINE, a->root);
+	char *real = umh_in_root(a->root, KI_CMDLINE, true);
 	char *line;
 	struct stat st;
 	size_t len;
 	int ret = 0, err;
 
-	err = umh_read_all(path, CMDLINE_MAX, &line, &len);
+	err = real ? umh_read_all(real, CMDLINE_MAX, &line, &len) : -errno;
 	if (err == -ENOENT) {
+		free(real);
 		free(path);
 		return 0;
 	}
@@ -561,22 +592,24 @@ static int remove_kernel_install(const struct umh_args *a, int *replaced,
 		free(line);
 		err = -EINVAL;
 	}
-	if (!err && stat(path, &st)) {
+	if (!err && stat(real, &st)) {
 		free(line);
 		err = -errno;
 	}
 	if (err) {
 		umh_err("cannot read %s: %s", path,
 			err == -EINVAL ? "a NUL byte in it" : strerror(-err));
+		free(real);
 		free(path);
 		return -1;
 	}
 	*text = edit_cmdline(line, false, "", replaced);
-	if (*replaced && write_or_show(a, path, *text, &st))
+	if (*replaced && write_or_show(a, path, real, *text, &st))
 		ret = -1;
 	if (*replaced && !ret)
 		ret = 1;
 	free(line);
+	free(real);
 	free(path);
 	return ret;
 }

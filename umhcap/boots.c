@@ -122,6 +122,8 @@ static int forget(const struct umh_args *a)
 {
 	char *dir = umh_boots_dir(a->root, a->state_dir);
 	char *path = umh_xasprintf("%s/%s", dir, a->forget);
+	/* The file, in the root; a link of its own is refused, not followed. */
+	char *real = umh_in_root(a->root, path + strlen(a->root), false);
 	char this_boot[UMH_BOOT_ID_LEN + 1] = "", *under = umh_under_root();
 	const struct umh_saved *s = NULL;
 	struct umh_saved_set set = { 0 };
@@ -129,7 +131,7 @@ static int forget(const struct umh_args *a)
 	size_t i;
 	int ret = UMH_EXIT_ERROR;
 
-	if (lstat(path, &st)) {
+	if (!real || lstat(real, &st)) {
 		umh_err("boots --forget %s: %s: no saved boot %s in %s (umhcap boots lists them); nothing was removed%s",
 			a->forget, errno == ENOENT ? "not there" :
 			strerror(errno), a->forget, dir, under);
@@ -145,7 +147,7 @@ static int forget(const struct umh_args *a)
 	for (i = 0; i < set.n && !s; i++)
 		if (!strcmp(set.b[i].boot_id, a->forget))
 			s = &set.b[i];
-	if (!a->dry_run && umh_remove(path) < 0) {
+	if (!a->dry_run && umh_remove(real) < 0) {
 		umh_err("boots --forget %s: nothing was removed%s", a->forget,
 			under);
 		goto out;
@@ -177,6 +179,7 @@ static int forget(const struct umh_args *a)
 out:
 	umh_saved_set_free(&set);
 	free(under);
+	free(real);
 	free(path);
 	free(dir);
 	return ret;

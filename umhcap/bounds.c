@@ -21,16 +21,29 @@
 
 #define UMH_DIR	"/proc/sys/kernel/usermodehelper"
 
-/* Path of a bound file, or of the directory when @file is NULL. */
+/*
+ * Path of a bound file, or of the directory when @file is NULL, its
+ * symlinks resolved in the root (umh_in_root()).
+ */
 int umh_path(char *buf, size_t len, const char *root, int purpose,
 	     const char *file)
 {
+	char *rel, *path;
 	int n;
 
-	n = snprintf(buf, len, "%s" UMH_DIR "%s%s%s%s", root,
-		     purpose == UMH_ALL ? "" : "/",
-		     purpose == UMH_ALL ? "" : umh_purpose_name(purpose),
-		     file ? "/" : "", file ? file : "");
+	rel = umh_xasprintf(UMH_DIR "%s%s%s%s",
+			    purpose == UMH_ALL ? "" : "/",
+			    purpose == UMH_ALL ? "" : umh_purpose_name(purpose),
+			    file ? "/" : "", file ? file : "");
+	path = umh_in_root(root, rel, true);
+	if (!path) {
+		umh_err("cannot follow %s%s: %s", root, rel, strerror(errno));
+		free(rel);
+		return -1;
+	}
+	free(rel);
+	n = snprintf(buf, len, "%s", path);
+	free(path);
 	if (n < 0 || (size_t)n >= len) {
 		umh_err("path too long under root %s; use a shorter --root",
 			root);

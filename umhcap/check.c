@@ -330,23 +330,25 @@ static char *next_token(char **s)
 /* /proc/cmdline into @buf, before anything is printed. */
 static int read_cmdline(const char *root, char *buf, size_t size)
 {
-	char path[PATH_MAX];
+	char *path = umh_in_root(root, "/proc/cmdline", true);
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/proc/cmdline", root);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0) {
-		umh_err("cannot open %s: %s; check --root/UMHCAP_ROOT",
-			path, strerror(errno));
+		umh_err("cannot open %s/proc/cmdline: %s; check --root/UMHCAP_ROOT",
+			root, strerror(errno));
+		free(path);
 		return -1;
 	}
 	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n < 0) {
 		umh_err("cannot read %s: %s", path, strerror(errno));
+		free(path);
 		return -1;
 	}
+	free(path);
 	buf[n] = '\0';
 	return 0;
 }
@@ -525,18 +527,24 @@ static void check_record(struct check *c, const struct umh_state *st,
  */
 static void check_unknown_purposes(struct check *c, const char *root)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 256], *esc;
+	char dir[PATH_MAX], *path, *real, *esc;
 	struct dirent *e;
 	struct stat sb;
+	bool sub;
 	DIR *d;
 
 	if (umh_path(dir, sizeof(dir), root, UMH_ALL, NULL))
 		return;
 	d = opendir(dir);
 	while (d && (e = readdir(d))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (e->d_name[0] == '.' || stat(path, &sb) ||
-		    !S_ISDIR(sb.st_mode) || umh_purpose_lookup(e->d_name) >= 0)
+		/* @dir is in the root already; so is what it links to. */
+		path = umh_xasprintf("%s/%s", dir + strlen(root), e->d_name);
+		real = umh_in_root(root, path, true);
+		sub = real && !stat(real, &sb) && S_ISDIR(sb.st_mode);
+		free(real);
+		free(path);
+		if (e->d_name[0] == '.' || !sub ||
+		    umh_purpose_lookup(e->d_name) >= 0)
 			continue;
 		esc = umh_escape(e->d_name, strlen(e->d_name));
 		finding(c, "unknown", UMH_ALL, 0,
@@ -634,7 +642,7 @@ static int lsm_read(const char *root, const struct umh_state *st,
 			l->own_user = true;
 	if (!l->own_user)
 		return 0;
-	path = umh_root_path(root, LSM_FILE);
+	path = umh_in_root(root, LSM_FILE, true);
 	if (!path) {
 		umh_err("cannot read %s%s: %s", root, LSM_FILE,
 			strerror(errno));

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,18 +134,70 @@ char *umh_root_path(const char *root, const char *path)
 }
 
 /*
+ * Where ROOT/@path is, for a read or a write under --root: its symlinks
+ * resolved in the root (umh_root_path()), so that none leads out of it
+ * to this machine's files; under / (@root ""), @path as it is, which the
+ * kernel resolves as the root's own system does.  @follow false: the
+ * last part of @path is not followed, for lstat(), unlink() and
+ * O_NOFOLLOW, which do not follow it either.  The caller frees the
+ * result.  NULL, errno ELOOP, after too many links.
+ */
+char *umh_in_root(const char *root, const char *path, bool follow)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir, *full;
+
+	if (!*root)
+		return umh_xstrdup(path);
+	if (follow || !*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return umh_root_path(root, path);
+	dir = umh_xasprintf("%.*s", (int)(base - path), path);
+	full = umh_root_path(root, dir);
+	free(dir);
+	if (!full)
+		return NULL;
+	dir = full;
+	full = umh_xasprintf("%s%s%s", dir,
+			     dir[strlen(dir) - 1] == '/' ? "" : "/", base);
+	free(dir);
+	return full;
+}
+
+/* umh_read_all() of ROOT/@path, resolved in the root (umh_in_root()). */
+int umh_read_in_root(const char *root, const char *path, size_t max,
+		     char **buf, size_t *len)
+{
+	char *p = umh_in_root(root, path, true);
+	int err;
+
+	if (!p)
+		return -errno;
+	err = umh_read_all(p, max, buf, len);
+	free(p);
+	return err;
+}
+
+/*
  * Make ROOT/@dir and every directory above it, below @root, that is not
- * there, each mode 0755 whatever the umask.  Returns 0, or -1 after an
- * error (printed).
+ * there, each mode 0755 whatever the umask; a symlink on the way is
+ * followed in the root (umh_in_root()).  Returns 0, or -1 after an error
+ * (printed).
  */
 int umh_mkdirs(const char *root, const char *dir)
 {
-	char *path = umh_xasprintf("%s%s", root, dir);
-	char *s = path + strlen(root);
+	char *path = umh_in_root(root, dir, true);
+	char *s;
 	struct stat st;
 	int ret = 0;
 	char c;
 
+	if (!path) {
+		umh_err("cannot make directory %s%s: %s", root, dir,
+			strerror(errno));
+		return -1;
+	}
+	s = path + strlen(root);
 	for (;;) {
 		s += strspn(s, "/");
 		s += strcspn(s, "/");

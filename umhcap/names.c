@@ -70,12 +70,15 @@ void umh_unknown_name(const char *what, const char *name)
 	free(table);
 }
 
+/* The root's etc/@file, read in the root (umh_in_root()); or NULL. */
 static FILE *open_db(const char *file)
 {
-	char *path = umh_xasprintf("%s/etc/%s", names_root, file);
-	FILE *f = fopen(path, "re");
+	char *rel = umh_xasprintf("/etc/%s", file);
+	char *path = umh_in_root(names_root, rel, true);
+	FILE *f = path ? fopen(path, "re") : NULL;
 
 	free(path);
+	free(rel);
 	return f;
 }
 

@@ -176,17 +176,15 @@ static int scan_filter(const struct dirent *d)
 	return d->d_name[0] != '.' && !fnmatch(scan_glob, d->d_name, 0);
 }
 
+/* @file, read in the root (umh_in_root()), as the root's system names it. */
 static void scan_file(const char *root, struct umh_settings *ss,
 		      const char *file, enum source_kind kind)
 {
-	char *path = umh_xasprintf("%s%s", root, file), *text;
+	char *text;
 	size_t len;
 
-	if (umh_read_all(path, CONF_MAX, &text, &len)) {
-		free(path);
+	if (umh_read_in_root(root, file, CONF_MAX, &text, &len))
 		return;
-	}
-	free(path);
 	if ((kind == SRC_CMDLINE ? scan_cmdline : scan_sysctl)(ss, file, text))
 		ss->files++;
 	free(text);
@@ -197,15 +195,17 @@ static bool replaced(const char *root, size_t i, const char *name)
 {
 	struct stat st;
 	bool there = false;
-	char *path;
+	char *path, *file;
 	size_t k;
 
 	for (k = 0; k < i && !there; k++) {
 		if (sources[k].kind != SRC_SYSCTL || !sources[k].glob)
 			continue;
-		path = umh_xasprintf("%s%s/%s", root, sources[k].path, name);
-		there = !stat(path, &st);
+		file = umh_xasprintf("%s/%s", sources[k].path, name);
+		path = umh_in_root(root, file, true);
+		there = path && !stat(path, &st);
 		free(path);
+		free(file);
 	}
 	return there;
 }
@@ -231,9 +231,9 @@ void umh_settings_scan(const char *root, struct umh_settings *ss)
 			scan_file(root, ss, sources[i].path, sources[i].kind);
 			continue;
 		}
-		dir = umh_xasprintf("%s%s", root, sources[i].path);
+		dir = umh_in_root(root, sources[i].path, true);
 		scan_glob = sources[i].glob;
-		n = scandir(dir, &names, scan_filter, alphasort);
+		n = dir ? scandir(dir, &names, scan_filter, alphasort) : -1;
 		free(dir);
 		for (k = 0; k < n; k++) {
 			file = umh_xasprintf("%s/%s", sources[i].path,
@@ -278,9 +278,9 @@ char *umh_grub_no_recovery(const char *root, const char *skip)
 	int n, k;
 
 	files[nfiles++] = umh_xstrdup("/etc/default/grub");
-	path = umh_xasprintf("%s/etc/default/grub.d", root);
+	path = umh_in_root(root, "/etc/default/grub.d", true);
 	scan_glob = "*.cfg";
-	n = scandir(path, &names, scan_filter, alphasort);
+	n = path ? scandir(path, &names, scan_filter, alphasort) : -1;
 	free(path);
 	for (k = 0; k < n; k++) {
 		if (nfiles < ARRAY_SIZE(files))
@@ -292,13 +292,9 @@ char *umh_grub_no_recovery(const char *root, const char *skip)
 		free(names);
 	/* The last assignment wins, as in sh. */
 	for (i = 0; i < nfiles; i++) {
-		path = umh_xasprintf("%s%s", root, files[i]);
 		if ((skip && !strcmp(files[i], skip)) ||
-		    umh_read_all(path, CONF_MAX, &text, &len)) {
-			free(path);
+		    umh_read_in_root(root, files[i], CONF_MAX, &text, &len))
 			continue;
-		}
-		free(path);
 		for (s = text; (line = strsep(&s, "\n")); ) {
 			line += strspn(line, " \t");
 			if (!strncmp(line, "export ", 7))

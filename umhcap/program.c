@@ -44,9 +44,9 @@ static const struct {
 
 static bool is_dir(const char *root, const char *dir)
 {
-	char *path = umh_xasprintf("%s%s", root, dir);
+	char *path = umh_in_root(root, dir, true);
 	struct stat st;
-	bool ret = !stat(path, &st) && S_ISDIR(st.st_mode);
+	bool ret = path && !stat(path, &st) && S_ISDIR(st.st_mode);
 
 	free(path);
 	return ret;
@@ -70,7 +70,7 @@ int umh_program_read(const char *root, int purpose, struct umh_program *prog)
 		return 0;
 	prog->knob = knobs[i].knob;
 	path = umh_xasprintf("%s%s", root, knobs[i].knob);
-	err = umh_read_all(path, KNOB_MAX, &text, &len);
+	err = umh_read_in_root(root, knobs[i].knob, KNOB_MAX, &text, &len);
 	if (err == -ENOENT) {
 		free(path);
 		if (knobs[i].dir && is_dir(root, knobs[i].dir)) {
@@ -177,7 +177,7 @@ const struct umh_handler *umh_handler_row(const char *root,
 static void key_conf(const char *root, const char *file,
 		     umh_key_handler_fn fn, void *arg)
 {
-	char *path = umh_root_path(root, file);
+	char *path = umh_in_root(root, file, true);
 	char *text, *line, *s, *f[5];
 	size_t len, i;
 
@@ -218,8 +218,8 @@ void umh_key_handlers(const char *root, umh_key_handler_fn fn, void *arg)
 	char *dir, *file;
 	int n, i;
 
-	dir = umh_xasprintf("%s%s", root, KEY_CONF_DIR);
-	n = scandir(dir, &names, conf_file, alphasort);
+	dir = umh_in_root(root, KEY_CONF_DIR, true);
+	n = dir ? scandir(dir, &names, conf_file, alphasort) : -1;
 	free(dir);
 	for (i = 0; i < n; i++) {
 		file = umh_xasprintf(KEY_CONF_DIR "/%s", names[i]->d_name);

@@ -162,33 +162,38 @@ static bool machine_dir(const char *name)
 }
 
 /*
- * Add to @files (@n of them) the journal files of @dir, and of each
- * machine's directory in it, as journalctl --root finds them; a
- * directory that is not there holds none.  0, or -errno of the directory
- * that cannot be read, which *@bad names.
+ * Add to @files (@n of them) the journal files of @dir, the root's path
+ * of it, and of each machine's directory in it, as journalctl --root
+ * finds them, each read in the root (umh_in_root()); a directory that is
+ * not there holds none.  0, or -errno of the directory that cannot be
+ * read, which *@bad names.
  */
-static int journal_files(const char *dir, char ***files, size_t *n,
-			 char **bad, int depth)
+static int journal_files(const char *root, const char *dir, char ***files,
+			 size_t *n, char **bad, int depth)
 {
+	char *real = umh_in_root(root, dir, true), *rel, *path;
 	struct dirent *de;
 	struct stat st;
-	char *path;
 	DIR *d;
 	int ret = 0;
 
-	d = opendir(dir);
+	d = real ? opendir(real) : NULL;
 	if (!d) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		*bad = umh_xstrdup(dir);
-		return -errno;
+		ret = errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+		if (ret)
+			*bad = umh_xasprintf("%s%s", root, dir);
+		free(real);
+		return ret;
 	}
+	free(real);
 	while (!ret && (errno = 0, de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		path = umh_xasprintf("%s/%s", dir, de->d_name);
-		if (stat(path, &st)) {
+		rel = umh_xasprintf("%s/%s", dir, de->d_name);
+		path = umh_in_root(root, rel, true);
+		if (!path || stat(path, &st)) {
 			free(path);
+			free(rel);
 			continue;
 		}
 		if (S_ISREG(st.st_mode) && journal_file(de->d_name)) {
@@ -202,12 +207,13 @@ static int journal_files(const char *dir, char ***files, size_t *n,
 			continue;
 		}
 		if (S_ISDIR(st.st_mode) && depth == 0 && machine_dir(de->d_name))
-			ret = journal_files(path, files, n, bad, 1);
+			ret = journal_files(root, rel, files, n, bad, 1);
 		free(path);
+		free(rel);
 	}
 	if (!ret && errno) {
 		ret = -errno;
-		*bad = umh_xstrdup(dir);
+		*bad = umh_xasprintf("%s%s", root, dir);
 	}
 	closedir(d);
 	return ret;
@@ -251,7 +257,7 @@ static int from_journal(const char *root, bool quiet, long long since,
 	static const char *const dirs[] = {
 		"/var/log/journal", "/run/log/journal",
 	};
-	char boot[UMH_BOOT_ID_LEN + 1], **files = NULL, *bad = NULL, *dir;
+	char boot[UMH_BOOT_ID_LEN + 1], **files = NULL, *bad = NULL;
 	char hex[SD_ID128_STRING_MAX], *msg, *fac;
 	sd_journal *j = NULL;
 	sd_id128_t id;
@@ -260,11 +266,8 @@ static int from_journal(const char *root, bool quiet, long long since,
 	size_t i, n = 0;
 	int r = 0;
 
-	for (i = 0; i < ARRAY_SIZE(dirs) && !r; i++) {
-		dir = umh_xasprintf("%s%s", root, dirs[i]);
-		r = journal_files(dir, &files, &n, &bad, 0);
-		free(dir);
-	}
+	for (i = 0; i < ARRAY_SIZE(dirs) && !r; i++)
+		r = journal_files(root, dirs[i], &files, &n, &bad, 0);
 	if (r) {
 		if (!quiet)
 			umh_err("refusals: cannot read the journal's directory %s: %s; nothing is shown",
@@ -372,6 +375,7 @@ static int from_kmsg(const char *root, const char *boot, bool quiet,
 		     long long since, struct umh_refusals *rs)
 {
 	char *path = umh_xasprintf("%s/dev/kmsg", root);
+	char *real = umh_in_root(root, "/dev/kmsg", true);
 	char chunk[LINE_MAX_LEN], *text, *line, *next, *semi;
 	long long btime = umh_btime(root), t;
 	unsigned long long us;
@@ -381,14 +385,16 @@ static int from_kmsg(const char *root, const char *boot, bool quiet,
 	FILE *all;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = real ? open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 	if (fd < 0) {
 		if (!quiet)
 			umh_err("refusals: " NO_JOURNAL ", and cannot open %s: %s",
 				path, strerror(errno));
+		free(real);
 		free(path);
 		return -1;
 	}
+	free(real);
 	all = umh_xmemstream(&text, &size);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EPIPE)

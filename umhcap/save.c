@@ -10,6 +10,7 @@
  * is written (or, with -n, would be): the file, the boot, how many
  * helpers of each purpose started, and the text; none after an error.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,9 +67,25 @@ static void save_json(const struct umh_args *a, const char *id,
 	printf("}\n");
 }
 
+/*
+ * Where the root's @rel/@id is, in the root (umh_in_root()); NULL after
+ * an error (printed).
+ */
+static char *in_root(const char *root, const char *rel, const char *id)
+{
+	char *file = umh_xasprintf("%s/%s", rel, id);
+	char *real = umh_in_root(root, file, true);
+
+	if (!real)
+		umh_err("cannot write %s%s: %s", root, file, strerror(errno));
+	free(file);
+	return real;
+}
+
 int cmd_save(const struct umh_args *a)
 {
 	char id[UMH_BOOT_ID_LEN + 1], *dir, *path, *text, *rel, *what, *under;
+	char *real = NULL;
 	char kernel[UMH_KERNEL_LEN + 1];
 	long long now = time(NULL);
 	struct umh_record rec;
@@ -95,7 +112,8 @@ int cmd_save(const struct umh_args *a)
 		printf("%s-n, nothing written: would save boot %s's record (%s) to %s%s\n",
 		       text, id, what, path, under);
 	} else if (umh_mkdirs(a->root, rel) ||
-		   umh_replace(path, text, strlen(text), 0644, -1, -1)) {
+		   !(real = in_root(a->root, rel, id)) ||
+		   umh_replace(real, text, strlen(text), 0644, -1, -1)) {
 		umh_nothing_written("save");
 		ret = UMH_EXIT_ERROR;
 	} else if (a->json) {
@@ -107,6 +125,7 @@ int cmd_save(const struct umh_args *a)
 	free(under);
 	free(what);
 	free(text);
+	free(real);
 	free(path);
 	free(rel);
 	free(dir);

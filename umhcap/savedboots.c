@@ -100,18 +100,17 @@ static bool is_release(const char *s)
  */
 void umh_kernel_release(const char *root, char rel[UMH_KERNEL_LEN + 1])
 {
-	char *path = umh_xasprintf("%s/proc/sys/kernel/osrelease", root);
 	size_t len;
 	char *buf;
 
 	rel[0] = '\0';
-	if (!umh_read_all(path, 256, &buf, &len)) {
+	if (!umh_read_in_root(root, "/proc/sys/kernel/osrelease", 256, &buf,
+			      &len)) {
 		buf[strcspn(buf, "\n")] = '\0';
 		if (is_release(buf))
 			strcpy(rel, buf);
 		free(buf);
 	}
-	free(path);
 }
 
 /*
@@ -125,7 +124,8 @@ int umh_boot_id(const char *root, char id[UMH_BOOT_ID_LEN + 1])
 	char *buf;
 	int err;
 
-	err = umh_read_all(path, 64, &buf, &len);
+	err = umh_read_in_root(root, "/proc/sys/kernel/random/boot_id", 64,
+			       &buf, &len);
 	if (err) {
 		umh_err("cannot read %s: %s; it tells this boot's record from the others: check --root/UMHCAP_ROOT and that /proc is mounted",
 			path, strerror(-err));
@@ -164,15 +164,13 @@ static int parse_ull(const char *s, unsigned long long max,
 /* The boot time, from ROOT/proc/stat's btime line; -1 without it. */
 long long umh_btime(const char *root)
 {
-	char *path = umh_xasprintf("%s/proc/stat", root), *buf, *line, *nl;
+	char *buf, *line, *nl;
 	unsigned long long v;
 	long long t = -1;
 	size_t len;
 
-	if (umh_read_all(path, 1 << 22, &buf, &len)) {
-		free(path);
+	if (umh_read_in_root(root, "/proc/stat", 1 << 22, &buf, &len))
 		return -1;
-	}
 	for (line = buf; line && *line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
 		if (nl)
@@ -184,7 +182,6 @@ long long umh_btime(const char *root)
 		}
 	}
 	free(buf);
-	free(path);
 	return t;
 }
 
@@ -532,7 +529,8 @@ static int read_dir(const char *root, int dfd, const char *dir,
 /**
  * umh_saved_read - the saved boots of a directory
  * @root: the root, as --root gives it, for this boot's id
- * @dir: the directory, as a path of this machine's (root included)
+ * @dir: the directory, @root and the root's path of it: read in the root
+ *	(umh_in_root()), not through a link of its own
  * @skip_this: leave this boot's own file out, set->superseded
  * @set: filled, oldest first; umh_saved_set_free() frees it, whatever
  *	this returns
@@ -546,20 +544,24 @@ static int read_dir(const char *root, int dfd, const char *dir,
 int umh_saved_read(const char *root, const char *dir, bool skip_this,
 		   struct umh_saved_set *set)
 {
-	char why[160];
+	char why[160], *real;
 	const char *bad;
 	struct stat st;
 	int dfd, ret = 0;
 
 	*set = (struct umh_saved_set){ 0 };
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	real = umh_in_root(root, dir + strlen(root), false);
+	dfd = real ? open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC) : -1;
 	if (dfd < 0) {
 		if (errno != ENOENT)
 			umh_warn("cannot open %s: %s; merged no saved boot",
 				 dir, errno == ELOOP || errno == ENOTDIR ?
 				 "not a directory" : strerror(errno));
+		free(real);
 		return 0;
 	}
+	free(real);
 	bad = fstat(dfd, &st) ? strerror(errno) :
 	      untrusted(&st, true, why, sizeof(why));
 	if (bad)

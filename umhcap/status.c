@@ -17,10 +17,12 @@
 static int saved_boots(const char *root, const char *state_dir)
 {
 	char *dir = umh_boots_dir(root, state_dir);
+	char *real = umh_in_root(root, dir + strlen(root), true);
 	struct dirent **names;
 	int n, k, count = 0;
 
-	n = scandir(dir, &names, NULL, alphasort);
+	n = real ? scandir(real, &names, NULL, alphasort) : -1;
+	free(real);
 	free(dir);
 	for (k = 0; k < n; k++) {
 		count += strlen(names[k]->d_name) == UMH_BOOT_ID_LEN &&

@@ -243,14 +243,23 @@ static int find_tracefs(struct trace *t)
 	static const char *const mnt[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], *real;
 	struct stat st;
 	size_t i;
+	int err;
 
 	for (i = 0; i < ARRAY_SIZE(mnt); i++) {
-		if (xpath(t->tracefs, sizeof(t->tracefs), "%s%s", t->a->root,
-			  mnt[i]) ||
-		    xpath(path, sizeof(path), "%s/instances", t->tracefs))
+		/* In the root (umh_in_root()), as a mount of its own would be. */
+		real = umh_in_root(t->a->root, mnt[i], true);
+		if (!real) {
+			umh_err("cannot look for tracefs at %s%s: %s",
+				t->a->root, mnt[i], strerror(errno));
+			return -1;
+		}
+		err = xpath(t->tracefs, sizeof(t->tracefs), "%s", real) ||
+		      xpath(path, sizeof(path), "%s/instances", t->tracefs);
+		free(real);
+		if (err)
 			return -1;
 		if (stat(path, &st) && errno == EACCES) {
 			/* tracefs is root's: not finding it would mislead */

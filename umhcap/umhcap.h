@@ -165,6 +165,9 @@ void umh_xmemclose(FILE *f);
 int umh_read_all(const char *path, size_t max, char **buf, size_t *len);
 int umh_mkdirs(const char *root, const char *dir);
 char *umh_root_path(const char *root, const char *path);
+char *umh_in_root(const char *root, const char *path, bool follow);
+int umh_read_in_root(const char *root, const char *path, size_t max,
+		     char **buf, size_t *len);
 int umh_replace(const char *path, const char *data, size_t len,
 		unsigned int mode, long uid, long gid);
 int umh_remove(const char *path);

@@ -186,17 +186,20 @@ struct cd_done {
 /* Whether the system under @root has systemd-coredump's socket unit. */
 static bool has_cd_unit(const char *root)
 {
-	static const char *const dirs[] = { "/usr/lib", "/lib" };
-	char path[PATH_MAX];
+	static const char *const units[] = {
+		"/usr/lib/systemd/system/" CD_UNIT,
+		"/lib/systemd/system/" CD_UNIT,
+	};
+	char *path;
 	size_t i;
+	bool there = false;
 
-	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		snprintf(path, sizeof(path), "%s%s/systemd/system/" CD_UNIT,
-			 root, dirs[i]);
-		if (!access(path, F_OK))
-			return true;
+	for (i = 0; i < ARRAY_SIZE(units) && !there; i++) {
+		path = umh_in_root(root, units[i], true);
+		there = path && !access(path, F_OK);
+		free(path);
 	}
-	return false;
+	return there;
 }
 
 /* Whether no user but @user is in group @gid, as a member or by passwd. */
@@ -218,9 +221,9 @@ static bool group_of_its_own(uint32_t gid, const char *user)
 /* Whether there is a live socket: -n says that it would change it. */
 static bool live_socket(const char *root)
 {
-	char *path = umh_xasprintf("%s" CD_SOCKET, root);
+	char *path = umh_in_root(root, CD_SOCKET, false);
 	struct stat st;
-	bool live = !lstat(path, &st) && S_ISSOCK(st.st_mode);
+	bool live = path && !lstat(path, &st) && S_ISSOCK(st.st_mode);
 
 	free(path);
 	return live;
@@ -233,7 +236,7 @@ static bool live_socket(const char *root)
 static int chmod_socket(const char *root, uint32_t gid, mode_t mode,
 			bool *live)
 {
-	char *path = umh_xasprintf("%s" CD_SOCKET, root);
+	char *path = umh_in_root(root, CD_SOCKET, false);
 	int ret = 0;
 
 	*live = live_socket(root);
@@ -254,7 +257,7 @@ static int open_cd_socket(const struct umh_args *a,
 			  const struct umh_ident *to, const char *user,
 			  struct cd_done *cd)
 {
-	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
+	char *path = umh_xasprintf("%s" CD_DROPIN, a->root), *real;
 	char *text = umh_xasprintf("# Written by \"umhcap user -p coredump\": the core dump helpers run as\n"
 				   "# uid %u, gid %u, and reach this socket by their group, with no\n"
 				   "# capability.  \"umhcap user -p coredump root\" removes this file.\n"
@@ -265,8 +268,13 @@ static int open_cd_socket(const struct umh_args *a,
 	bool live = false, same, own = group_of_its_own(to->gid, user);
 	int ret = 0;
 
-	same = !umh_read_all(path, 4096, &old, &len) && !strcmp(old, text);
-	if (!own) {
+	real = umh_in_root(a->root, CD_DROPIN, true);
+	same = real && !umh_read_all(real, 4096, &old, &len) &&
+	       !strcmp(old, text);
+	if (!real) {
+		umh_err("cannot write %s: %s", path, strerror(errno));
+		ret = -1;
+	} else if (!own) {
 		umh_warn("coredump: " CD_UNIT " is left to root: other users are in group %u, and it would let them hand the journal a core; give the helpers a group of their own, or cap_dac_override to reach it",
 			 to->gid);
 	} else if (a->dry_run) {
@@ -278,7 +286,7 @@ static int open_cd_socket(const struct umh_args *a,
 	} else if (chmod_socket(a->root, to->gid, 0660, &live)) {
 		ret = -1;
 	} else if (!same && (umh_mkdirs(a->root, CD_DROPIN_DIR) ||
-			     umh_replace(path, text, strlen(text), 0644, -1,
+			     umh_replace(real, text, strlen(text), 0644, -1,
 					 -1))) {
 		/* The socket as the unit still makes it. */
 		chmod_socket(a->root, 0, 0600, &live);
@@ -296,6 +304,7 @@ static int open_cd_socket(const struct umh_args *a,
 	free(old);
 	free(under);
 	free(text);
+	free(real);
 	free(path);
 	return ret;
 }
@@ -307,8 +316,11 @@ static int open_cd_socket(const struct umh_args *a,
 static int close_cd_socket(const struct umh_args *a, struct cd_done *cd)
 {
 	char *path = umh_xasprintf("%s" CD_DROPIN, a->root);
+	/* Read through a link of its own, which is removed, not followed. */
+	char *real = umh_in_root(a->root, CD_DROPIN, true);
+	char *link = umh_in_root(a->root, CD_DROPIN, false);
 	char *under = umh_under_root();
-	bool live = false, there = !access(path, F_OK);
+	bool live = false, there = real && link && !access(real, F_OK);
 	int ret = 0;
 
 	if (!there) {
@@ -318,7 +330,7 @@ static int close_cd_socket(const struct umh_args *a, struct cd_done *cd)
 		if (!a->json)
 			printf("coredump: would close " CD_UNIT " to all but root: remove %s%s\n",
 			       path, under);
-	} else if (unlink(path)) {
+	} else if (unlink(link)) {
 		umh_err("cannot remove %s: %s", path, strerror(errno));
 		ret = -1;
 	} else if (chmod_socket(a->root, 0, 0600, &live)) {
@@ -332,6 +344,8 @@ static int close_cd_socket(const struct umh_args *a, struct cd_done *cd)
 					.dropin = umh_xstrdup(path),
 					.live = live };
 	free(under);
+	free(link);
+	free(real);
 	free(path);
 	return ret;
 }

@@ -843,3 +843,72 @@ TEST_F(umh, boot_warns_without_recovery)
 	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install"));
 	ASSERT_STREQ("", res.err);
 }
+
+/*
+ * Under --root, no link leads out of the root (as in status_test.c's
+ * status_reads_no_link_out_of_the_root): /etc/default/grub.d and
+ * /etc/kernel/cmdline, links to ROOT.out on this machine, are the root's,
+ * read, written and removed in it; ROOT.out's cmdline, and the umhcap.cfg
+ * its grub.d holds, are never read, and ROOT.out stays as it was.
+ */
+TEST_F(umh, boot_writes_no_link_out_of_the_root)
+{
+	static const char *const theirs[] = {
+		"outside_marker", "0x4242", "0x4244",
+	};
+	const char *out = outside(self->root);
+	char target[PATH_MAX], cfg[PATH_MAX], ki[PATH_MAX], want[PATH_MAX + 64];
+	char *before, *after;
+	size_t i;
+
+	learn_scene(self->root);
+	put(out, "grub.d/umhcap.cfg",
+	    "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=power:0x4242\"\n");
+	put(out, "cmdline", "outside_marker=1 usermodehelper.bset=uevent:0x4244\n");
+	snprintf(target, sizeof(target), "%s/grub.d", out);
+	link_to(self->root, "etc/default/grub.d", target);
+	snprintf(target, sizeof(target), "%s/cmdline", out);
+	link_to(self->root, KI_CMDLINE, target);
+	/* Where the links lead in the root. */
+	snprintf(cfg, sizeof(cfg), "%s/grub.d/umhcap.cfg", out + 1);
+	snprintf(ki, sizeof(ki), "%s/cmdline", out + 1);
+	before = tree(out);
+	/*
+	 * The root has no /etc/kernel/cmdline (its link leads nowhere in
+	 * it): --grub, and a umhcap.cfg to write, none to remove.
+	 */
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	snprintf(want, sizeof(want), "would write the above to %s/" GRUB_CFG "\n",
+		 self->root);
+	ASSERT_HAS(res.out, want);
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "-n"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	ASSERT_EQ(0, RUN(self->root, "boot", "-n", "--kernel-install"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	/* Made from /proc/cmdline, the root's. */
+	ASSERT_STARTS(res.out, "root=/dev/vda console=ttyS0 usermodehelper.");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove", "-n"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	ASSERT_HAS(res.out, "nothing to remove");
+	ASSERT_EQ(0, RUN(self->root, "--json", "boot", "--remove", "-n"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	ASSERT_JSON_AT(res.out, "removed", "[]");
+	/* Written, then removed, in the root. */
+	ASSERT_EQ(0, RUN(self->root, "boot", "--grub")) TH_LOG("%s", res.err);
+	ASSERT_HAS(get(self->root, cfg), "usermodehelper.bset=modprobe:");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--kernel-install")) TH_LOG("%s", res.err);
+	ASSERT_STARTS(get(self->root, ki), "root=/dev/vda console=ttyS0 usermodehelper.");
+	ASSERT_EQ(0, RUN(self->root, "boot", "--remove")) TH_LOG("%s", res.err);
+	ASSERT_FALSE(exists(self->root, cfg));
+	ASSERT_STREQ("root=/dev/vda console=ttyS0\n", get(self->root, ki));
+	after = tree(out);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}

@@ -428,7 +428,41 @@ FIXTURE_SETUP(umh)
 
 FIXTURE_TEARDOWN(umh)
 {
+	char out[PATH_MAX];
+
 	rm_rf(self->root);
+	snprintf(out, sizeof(out), "%s.out", self->root);
+	rm_rf(out);
+}
+
+/*
+ * ROOT.out, a directory beside the fake root and outside it, made empty:
+ * what a link of the root's may lead to on this machine, which umhcap
+ * must neither read nor write.  The fixture's teardown removes it.
+ */
+const char *outside(const char *root)
+{
+	static char out[PATH_MAX];
+
+	snprintf(out, sizeof(out), "%s.out", root);
+	if (mkdir(out, 0755) && errno != EEXIST)
+		abort();
+	return out;
+}
+
+/* ROOT/@rel, a symlink to @target, with the directories above it. */
+void link_to(const char *root, const char *rel, const char *target)
+{
+	char path[PATH_MAX], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdir_p(path);
+	*slash = '/';
+	unlink(path);
+	if (symlink(target, path))
+		abort();
 }
 
 /*

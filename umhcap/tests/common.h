@@ -195,6 +195,8 @@ void learn_scene(const char *root);
 #define CD_USED		(B(CAP_CHOWN) | B(CAP_DAC_OVERRIDE))
 
 void read_only(const char *root, const char *rel);
+const char *outside(const char *root);
+void link_to(const char *root, const char *rel, const char *target);
 
 /*
  * A user of this machine's passwd, not root, whose primary group the

@@ -85,3 +85,56 @@ TEST_F(umh, status_of_a_fresh_machine)
 	ASSERT_EQ(2, RUN(self->root, "status", "modprobe"));
 	ASSERT_HAS(res.err, "usage: umhcap status");
 }
+
+/*
+ * Under --root, no link leads out of the root: an absolute one is the
+ * root's own, resolved in it, as its system resolves it booted.  Links
+ * to a directory and files of this machine's (ROOT.out), each of which
+ * sets a bound no file of the root sets, are read in the root, where
+ * their targets set others; nothing of ROOT.out is read, or changed.
+ */
+TEST_F(umh, status_reads_no_link_out_of_the_root)
+{
+	const char *out = outside(self->root);
+	char target[PATH_MAX], *before, *after;
+	static const char *const theirs[] = {
+		"0x4242", "0x4243", "0x4244", "4245", "/etc/default/grub.d/99-out.cfg",
+	};
+	size_t i;
+
+	put(out, "grub.d/99-out.cfg",
+	    "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=power:0x4242\"\n");
+	put(out, "grub", "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=initrd:0x4243\"\n");
+	put(out, "cmdline", "root=/dev/vda usermodehelper.bset=uevent:0x4244\n");
+	put(out, "60-out.conf", "kernel.usermodehelper.modprobe.bset = 4245 0\n");
+	snprintf(target, sizeof(target), "%s/grub.d", out);
+	link_to(self->root, "etc/default/grub.d", target);
+	snprintf(target, sizeof(target), "%s/grub", out);
+	link_to(self->root, "etc/default/grub", target);
+	snprintf(target, sizeof(target), "%s/cmdline", out);
+	link_to(self->root, KI_CMDLINE, target);
+	snprintf(target, sizeof(target), "%s/60-out.conf", out);
+	link_to(self->root, "etc/sysctl.d/60-out.conf", target);
+	/* Where the links lead in the root. */
+	snprintf(target, sizeof(target), "%s/grub.d/10-in.cfg", out + 1);
+	put(self->root, target,
+	    "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=power:0x10\"\n");
+	snprintf(target, sizeof(target), "%s/cmdline", out + 1);
+	put(self->root, target, "root=/dev/vda usermodehelper.bset=uevent:0x11\n");
+	before = tree(out);
+	ASSERT_EQ(0, RUN(self->root, "status"));
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	ASSERT_HAS(res.out, "\n  power          bset 0x10 (/etc/default/grub.d/10-in.cfg)\n");
+	ASSERT_HAS(res.out, "\n  uevent         bset 0x11 (/etc/kernel/cmdline)\n");
+	ASSERT_HAS(res.out, "\n  initrd         set nowhere: open, as root\n");
+	ASSERT_HAS(res.out, "\n  modprobe       set nowhere: open, as root\n");
+	ASSERT_EQ(0, RUN(self->root, "--json", "status"));
+	ASSERT_JSON(res.out);
+	for (i = 0; i < ARRAY_SIZE(theirs); i++)
+		ASSERT_LACKS(res.out, theirs[i]);
+	after = tree(out);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}

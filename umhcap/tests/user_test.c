@@ -686,3 +686,48 @@ TEST_F(umh, user_of_the_table_missing)
 	ASSERT_EQ(2, RUN(self->root, "user", "-p", "modprobe", "nobody-here"));
 	ASSERT_LACKS(res.err, "umhcap's table");
 }
+
+/*
+ * Under --root, no link leads out of the root (as in status_test.c's
+ * status_reads_no_link_out_of_the_root): etc/passwd and etc/group, links
+ * to ROOT.out on this machine, are read in the root, where they name
+ * other users; ROOT.out's, whose user no file of the root knows, are
+ * never read, and ROOT.out stays as it was.
+ */
+TEST_F(umh, user_names_no_link_out_of_the_root)
+{
+	const char *out = outside(self->root);
+	char target[PATH_MAX], *before, *after;
+
+	put(out, "passwd", "outsider:x:4242:4242::/:/bin/false\n");
+	put(out, "group", "outsiders:x:4242:\n");
+	snprintf(target, sizeof(target), "%s/passwd", out);
+	link_to(self->root, "etc/passwd", target);
+	snprintf(target, sizeof(target), "%s/group", out);
+	link_to(self->root, "etc/group", target);
+	/* Where the links lead in the root. */
+	snprintf(target, sizeof(target), "%s/passwd", out + 1);
+	put(self->root, target, "root:x:0:0::/root:/bin/sh\n"
+	    "insider:x:4343:4343::/:/bin/false\n");
+	snprintf(target, sizeof(target), "%s/group", out + 1);
+	put(self->root, target, "root:x:0:\ninsiders:x:4343:\n");
+	before = tree(out);
+	ASSERT_EQ(2, RUN(self->root, "user", "-n", "-p", "modprobe", "outsider"));
+	ASSERT_HAS(res.err, "umhcap: unknown user \"outsider\": ");
+	ASSERT_EQ(2, RUN(self->root, "user", "-n", "-p", "modprobe",
+			 "4242:outsiders"));
+	ASSERT_HAS(res.err, "umhcap: unknown group \"outsiders\": ");
+	ASSERT_EQ(0, RUN(self->root, "user", "-n", "-p", "modprobe", "insider"));
+	ASSERT_HAS(res.out, "insider(4343):insiders(4343)");
+	/* Shown by number: the root's passwd has no uid 4242. */
+	set_ident(self->root, "power", 4242, 4242);
+	ASSERT_EQ(0, RUN(self->root, "show"));
+	ASSERT_LACKS(res.out, "outsider");
+	ASSERT_HAS(res.out, "4242:4242");
+	ASSERT_EQ(0, RUN(self->root, "user", "-p", "power", "insider"));
+	ASSERT_STREQ(ident(4343, 4343), ident_of(self->root, "power"));
+	after = tree(out);
+	ASSERT_STREQ(before, after);
+	free(before);
+	free(after);
+}
