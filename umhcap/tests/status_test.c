@@ -87,6 +87,33 @@ TEST_F(umh, status_of_a_fresh_machine)
 }
 
 /*
+ * A bound set only in kernel-install's /etc/kernel/cmdline, the command
+ * line a kernel is installed with: status names that file as where the
+ * next boot's bound comes from, in text and in JSON.
+ */
+TEST_F(umh, status_names_kernel_cmdline)
+{
+	put(self->root, KI_CMDLINE,
+	    "root=/dev/vda ro usermodehelper.bset=uevent:0x8000000,power:0x0 usermodehelper.inheritable=uevent:0x8000000\n");
+	ASSERT_EQ(0, RUN(self->root, "status"));
+	ASSERT_STREQ("", res.err);
+	ASSERT_HAS(res.out, "\n  uevent         bset 0x8000000 (/etc/kernel/cmdline); inheritable 0x8000000 (/etc/kernel/cmdline)\n");
+	ASSERT_HAS(res.out, "\n  power          bset 0x0 (/etc/kernel/cmdline)\n");
+	ASSERT_HAS(res.out, "\n  all            set nowhere: open\n");
+	ASSERT_HAS(res.out, "\n  modprobe       set nowhere: open, as root\n");
+	ASSERT_LACKS(res.out, "no file sets one");
+	ASSERT_EQ(0, RUN(self->root, "--json", "status"));
+	ASSERT_JSON(res.out);
+	ASSERT_JSON_AT(res.out, "purposes.3.purpose", "\"uevent\"");
+	ASSERT_JSON_AT(res.out, "purposes.3.next_boot",
+		       "[{\"param\":\"bset\",\"value\":\"0x8000000\",\"file\":\"/etc/kernel/cmdline\"},"
+		       "{\"param\":\"inheritable\",\"value\":\"0x8000000\",\"file\":\"/etc/kernel/cmdline\"}]");
+	ASSERT_JSON_AT(res.out, "purposes.6.purpose", "\"power\"");
+	ASSERT_JSON_AT(res.out, "purposes.6.next_boot.0.file", "\"/etc/kernel/cmdline\"");
+	ASSERT_JSON_AT(res.out, "purposes.0.next_boot", "[]");
+}
+
+/*
  * Under --root, no link leads out of the root: an absolute one is the
  * root's own, resolved in it, as its system resolves it booted.  Links
  * to a directory and files of this machine's (ROOT.out), each of which
