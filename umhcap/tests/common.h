@@ -300,6 +300,8 @@ const char *umh_capable_format(const char *cap_line);
 extern const char *const fresh[][2];
 
 void fake_tracefs(const char *root, const char *dir);
+/* trace_test.c: events of each kind trace prints, for it to read. */
+void trace_scene(const char *root);
 int count_of(const char *hay, const char *needle);
 const char *at(const char *inst, const char *file);
 char *slurp_file(const char *path);

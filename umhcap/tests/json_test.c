@@ -4,7 +4,7 @@
  * identity, refusal, the saved boots learned from, a saved boot, helpers
  * started) has
  * one shape, whichever command prints it, as umhcap(8)'s JSON OUTPUT
- * says.
+ * says; and every member printed is one that section documents.
  */
 #include "common.h"
 
@@ -99,21 +99,23 @@ static void scene(const char *root)
 	fclose(f);
 }
 
+/* A command of each that takes --json, after it, on scene(). */
+static const char *const runs[][6] = {
+	{ "show" }, { "learn" }, { "learn", "--apply", "-n" },
+	{ "boot", "-n" }, { "export", "--learned", "--json" },
+	{ "export", "--json" }, { "policy" }, { "save", "-n" },
+	{ "user", "-n", "-p", "modprobe,coredump", "root" },
+	{ "refusals" }, { "check" },
+	{ "drop", "-n", "-p", "coredump", "cap_kill" }, { "status" },
+	{ "boots" }, { "boots", "-n", "--forget", BOOT_B },
+};
+
 /*
  * Each concept one shape across the commands that print it; and what
  * was a second shape is gone.
  */
 TEST_F(umh, json_one_shape_per_concept)
 {
-	static const char *const runs[][6] = {
-		{ "show" }, { "learn" }, { "learn", "--apply", "-n" },
-		{ "boot", "-n" }, { "export", "--learned", "--json" },
-		{ "export", "--json" }, { "policy" }, { "save", "-n" },
-		{ "user", "-n", "-p", "modprobe,coredump", "root" },
-		{ "refusals" }, { "check" },
-		{ "drop", "-n", "-p", "coredump", "cap_kill" }, { "status" },
-		{ "boots" }, { "boots", "-n", "--forget", BOOT_B },
-	};
 	char out[ARRAY_SIZE(runs)][1 << 16];
 	size_t i;
 
@@ -177,4 +179,257 @@ TEST_F(umh, json_one_shape_per_concept)
 	/* policy: what a row needs, and who it ran as. */
 	ASSERT_KIND(out[6], "rows.0.needed_caps", "[");
 	ASSERT_JSON_AT(out[6], "rows.0.user", "\"root\"");
+}
+
+/* Add the words of @n bytes of roff at @s to @f, each on a line. */
+static void roff_words(FILE *f, const char *s, size_t n)
+{
+	const char *e = s + n;
+
+	while (s < e) {
+		if (*s == '\\') {
+			/* \(xx, \fX, \-, \e, \& ...: no part of a word. */
+			s += s + 1 < e && s[1] == '(' ? 4 : s + 1 < e && s[1] == 'f' ? 3 : 2;
+			fputc('\n', f);
+			continue;
+		}
+		fputc(isalnum((unsigned char)*s) || *s == '_' ? *s : '\n', f);
+		s++;
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The words umhcap.8's JSON OUTPUT section documents as members: what it
+ * sets in bold (.B, the bold arguments of .BR, .RB, .BI and .IB, and
+ * \fB...), what it quotes as a key (\(dqKEY\(dq), and the keys of its
+ * examples ("KEY":); "\n"-separated, with "\n" first.  NULL without the
+ * section.
+ */
+static char *man_json_words(void)
+{
+	char *man = slurp_file(src_path("umhcap.8")), *sec, *end, *line, *nl;
+	char *s, *q, *buf = NULL, args[16][256];
+	size_t len = 0, n, i, nargs;
+	bool ex = false;
+	FILE *f;
+
+	if (!man)
+		return NULL;
+	sec = strstr(man, "\n.SH JSON OUTPUT\n");
+	if (!sec) {
+		free(man);
+		return NULL;
+	}
+	sec += strlen("\n.SH JSON OUTPUT\n");
+	end = strstr(sec, "\n.SH ");
+	if (end)
+		end[1] = '\0';
+	f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	fputc('\n', f);
+	for (line = sec; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (!strcmp(line, ".EX") || !strcmp(line, ".EE")) {
+			ex = line[2] == 'X';
+			continue;
+		}
+		/* "KEY": of an example, \(dqKEY\(dq anywhere. */
+		for (s = line; ex && (s = strchr(s, '"')); s = q) {
+			q = s + 1 + strspn(s + 1, "abcdefghijklmnopqrstuvwxyz0123456789_");
+			if (*q == '"' && q[1] == ':' && q > s + 1)
+				fprintf(f, "%.*s\n", (int)(q - s - 1), s + 1);
+			q += *q == '"';
+		}
+		for (s = line; (s = strstr(s, "\\(dq")); s = q) {
+			s += 4;
+			q = s + strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+			if (q > s && !strncmp(q, "\\(dq", 4))
+				fprintf(f, "%.*s\n", (int)(q - s), s);
+		}
+		/* \fB...\f? */
+		for (s = line; (s = strstr(s, "\\fB")); s = q) {
+			s += 3;
+			q = strstr(s, "\\f") ?: s + strlen(s);
+			roff_words(f, s, q - s);
+		}
+		if (ex || line[0] != '.')
+			continue;
+		/* A font macro's arguments, quoted ones whole. */
+		n = strcspn(line, " ");
+		for (s = line + n, nargs = 0; *s && nargs < ARRAY_SIZE(args); ) {
+			s += strspn(s, " ");
+			if (!*s)
+				break;
+			q = *s == '"' ? strchr(s + 1, '"') : s + strcspn(s, " ");
+			if (!q)
+				q = s + strlen(s);
+			snprintf(args[nargs++], sizeof(args[0]), "%.*s",
+				 (int)(q - s - (*s == '"')), s + (*s == '"'));
+			s = q + (*q == '"');
+		}
+		for (i = 0; i < nargs; i++)
+			if ((n == 2 && !strncmp(line, ".B", 2)) ||
+			    (n == 3 && (!strncmp(line, ".BR", 3) ||
+					!strncmp(line, ".BI", 3)) && i % 2 == 0) ||
+			    (n == 3 && (!strncmp(line, ".RB", 3) ||
+					!strncmp(line, ".IB", 3)) && i % 2 == 1))
+				roff_words(f, args[i], strlen(args[i]));
+	}
+	fclose(f);
+	free(man);
+	return buf;
+}
+
+/* Is @key a word of @words (man_json_words())? */
+static bool has_key(const char *words, const char *key)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "\n%s\n", key);
+	return strstr(words, want) != NULL;
+}
+
+/*
+ * Is @key documented in @words: itself, or, as KEY_caps, the names of a
+ * set the section documents (KEY), and what it says of every *_caps.
+ */
+static bool documented(const char *words, const char *key)
+{
+	size_t n = strlen(key);
+	char base[128];
+
+	if (has_key(words, key))
+		return true;
+	if (n <= 5 || n >= sizeof(base) || strcmp(key + n - 5, "_caps"))
+		return false;
+	snprintf(base, sizeof(base), "%.*s", (int)(n - 5), key);
+	return has_key(words, base) && has_key(words, "_caps");
+}
+
+/*
+ * The keys of the objects of the JSON text @json, each once, "\n"-separated,
+ * added to @keys (@size bytes, "\n" first): every string that a ':'
+ * follows.  A purpose's name, the key of a map by purpose (identities),
+ * is no member of the schema.
+ */
+static void json_keys(const char *json, char *keys, size_t size)
+{
+	const char *s = json, *e;
+	char key[128], want[130];
+
+	while ((s = strchr(s, '"'))) {
+		for (e = s + 1; *e && *e != '"'; e++)
+			e += *e == '\\';
+		if (!*e)
+			return;
+		snprintf(key, sizeof(key), "%.*s", (int)(e - s - 1), s + 1);
+		s = e + 1;
+		while (*s == ' ' || *s == '\n' || *s == '\t')
+			s++;
+		if (*s != ':' || umh_purpose_lookup(key) >= 0)
+			continue;
+		snprintf(want, sizeof(want), "\n%s\n", key);
+		if (!strstr(keys, want) && strlen(keys) + strlen(key) + 2 < size)
+			strcat(strcat(keys, key), "\n");
+	}
+}
+
+/*
+ * Every member any command prints with --json, in the objects of the
+ * commands of json_one_shape_per_concept and of those that print more
+ * (a fleet, trace's lines, a drop-in of user's, boot --remove's files),
+ * is documented in umhcap.8's JSON OUTPUT, as a bold or quoted word of
+ * that section: a member added to the tool is added to the schema.
+ */
+TEST_F(umh, json_every_key_in_the_man_page)
+{
+	char fa[PATH_MAX], fb[PATH_MAX];
+	const char *const more[][10] = {
+		{ "--json", "learn", "--from", fa, "--from", fb },
+		{ "--json", "export", "--learned", "--json", "--from", fa,
+		  "--from", fb },
+		{ "--json", "trace" },
+		{ "--json", "user", "-n", "-p", "coredump", "umhjson" },
+		{ "--json", "boot" },
+		{ "--json", "boot", "--remove", "-n" },
+		{ "--json", "keep", "-n", "-p", "coredump", "cap_chown" },
+	};
+	const struct boot_rec a = {
+		.started = { 3, 2, 1 },
+		.used = { B(CAP_SYS_MODULE) | CD_USED, B(CAP_SYS_MODULE), CD_USED },
+	}, b = {
+		.started = { 2, 2 },
+		.used = { B(CAP_SYS_MODULE) | B(CAP_KILL),
+			  B(CAP_SYS_MODULE) | B(CAP_KILL) },
+	};
+	static const char *const shown[] = {
+		"bset_caps", "next_boot", "param", "var", "recovery_disabled_by",
+		"disagreements", "used_by", "kernels", "trigger_pid",
+		"unknown_purpose", "cap_number", "socket_now", "removed",
+		"inheritable_after", "findings", "handlers",
+	};
+	static char keys[1 << 14] = "\n";
+	char *words, *k, *nl;
+	int missing = 0;
+	size_t i;
+
+	words = man_json_words();
+	ASSERT_NE(NULL, words) TH_LOG("no JSON OUTPUT section in %s",
+				     src_path("umhcap.8"));
+	scene(self->root);
+	/* Two machines, which disagree, and a boot under both. */
+	snprintf(fa, sizeof(fa), "%s/fleet/a", self->root);
+	snprintf(fb, sizeof(fb), "%s/fleet/b", self->root);
+	put(self->root, "fleet/a/" BOOT_A, "%skernel 6.12.1\n",
+	    saved_text(BOOT_A, SAVED_A, &a));
+	put(self->root, "fleet/b/" BOOT_B, "%skernel 6.12.2\n",
+	    saved_text(BOOT_B, SAVED_B, &b));
+	put(self->root, "fleet/b/" BOOT_A, "%skernel 6.12.1\n",
+	    saved_text(BOOT_A, SAVED_A, &a));
+	/* A user of the root's, alone in its group; coredump's socket unit. */
+	put(self->root, "etc/passwd", "root:x:0:0::/root:/bin/sh\n"
+	    "umhjson:x:4343:4343::/:/bin/false\n");
+	put(self->root, "etc/group", "root:x:0:\numhjson:x:4343:\n");
+	put(self->root, "lib/systemd/system/systemd-coredump.socket", "[Socket]\n");
+	/* Bounds and ids of the next boot, set elsewhere than boot sets them. */
+	put(self->root, "etc/default/grub",
+	    "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=power:0x0\"\n"
+	    "GRUB_DISABLE_RECOVERY=true\n");
+	put(self->root, "etc/sysctl.d/50-umhcap.conf",
+	    "kernel.usermodehelper.coredump.uid = 998\n");
+	trace_scene(self->root);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		const char *argv[8] = { "--json" };
+
+		memcpy(argv + 1, runs[i], sizeof(runs[i]));
+		EXPECT_GE(1, run_argv(self->root, true, argv))
+			TH_LOG("%s: %s", runs[i][0], res.err);
+		json_keys(res.out, keys, sizeof(keys));
+	}
+	for (i = 0; i < ARRAY_SIZE(more); i++) {
+		EXPECT_GE(1, run_argv(self->root, true, (const char **)more[i]))
+			TH_LOG("%s: %s", more[i][1], res.err);
+		ASSERT_NE('\0', res.out[0]) TH_LOG("%s printed nothing", more[i][1]);
+		json_keys(res.out, keys, sizeof(keys));
+	}
+	/* Each run showed what it is here for. */
+	for (i = 0; i < ARRAY_SIZE(shown); i++) {
+		ASSERT_TRUE(has_key(keys, shown[i]))
+			TH_LOG("no \"%s\" in what the commands printed", shown[i]);
+	}
+	for (k = keys + 1; (nl = strchr(k, '\n')); k = nl + 1) {
+		*nl = '\0';
+		if (!documented(words, k)) {
+			TH_LOG("\"%s\": printed with --json, not in umhcap.8's JSON OUTPUT", k);
+			missing++;
+		}
+		*nl = '\n';
+	}
+	EXPECT_EQ(0, missing);
+	free(words);
 }

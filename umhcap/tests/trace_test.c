@@ -1430,6 +1430,25 @@ static const char *line_of(const char *out, int n)
 }
 
 /*
+ * For json_test.c: a page of each line trace prints, a helper's start,
+ * a refused check and a purpose umhcap does not know.
+ */
+void trace_scene(const char *root)
+{
+	struct ev a = EV_MODPROBE, u = EV_OTHER;
+	struct cap_ev refused = CAP_EV(12500000000ULL, "coredump",
+				       CAP_DAC_OVERRIDE, 0, -1);
+	struct page pg;
+
+	u.purpose = "firmware";
+	page_init(&pg, a.ts);
+	page_ev(&pg, &a);
+	page_cap(&pg, &refused);
+	page_ev(&pg, &u);
+	page_write(root, 0, &pg);
+}
+
+/*
  * --json: one object a line and event, in order (JSON Lines), with the
  * fields of the text lines; a comm and arguments a helper's trigger
  * chose, with quotes, backslashes, control bytes and bytes that are not
