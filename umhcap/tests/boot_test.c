@@ -857,7 +857,7 @@ TEST_F(umh, boot_writes_no_link_out_of_the_root)
 		"outside_marker", "0x4242", "0x4244",
 	};
 	const char *out = outside(self->root);
-	char target[PATH_MAX], cfg[PATH_MAX], ki[PATH_MAX], want[PATH_MAX + 64];
+	char cfg[PATH_MAX], ki[PATH_MAX], want[PATH_MAX + 64];
 	char *before, *after;
 	size_t i;
 
@@ -865,10 +865,8 @@ TEST_F(umh, boot_writes_no_link_out_of_the_root)
 	put(out, "grub.d/umhcap.cfg",
 	    "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=power:0x4242\"\n");
 	put(out, "cmdline", "outside_marker=1 usermodehelper.bset=uevent:0x4244\n");
-	snprintf(target, sizeof(target), "%s/grub.d", out);
-	link_to(self->root, "etc/default/grub.d", target);
-	snprintf(target, sizeof(target), "%s/cmdline", out);
-	link_to(self->root, KI_CMDLINE, target);
+	link_to(self->root, "etc/default/grub.d", out, "grub.d");
+	link_to(self->root, KI_CMDLINE, out, "cmdline");
 	/* Where the links lead in the root. */
 	snprintf(cfg, sizeof(cfg), "%s/grub.d/umhcap.cfg", out + 1);
 	snprintf(ki, sizeof(ki), "%s/cmdline", out + 1);

@@ -450,12 +450,14 @@ const char *outside(const char *root)
 	return out;
 }
 
-/* ROOT/@rel, a symlink to @target, with the directories above it. */
-void link_to(const char *root, const char *rel, const char *target)
+/* ROOT/@rel, a symlink to @dir/@name, with the directories above it. */
+void link_to(const char *root, const char *rel, const char *dir,
+	     const char *name)
 {
-	char path[PATH_MAX], *slash;
+	char path[PATH_MAX], target[PATH_MAX], *slash;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(target, sizeof(target), "%s/%s", dir, name);
 	slash = strrchr(path, '/');
 	*slash = '\0';
 	mkdir_p(path);

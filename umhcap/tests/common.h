@@ -196,7 +196,8 @@ void learn_scene(const char *root);
 
 void read_only(const char *root, const char *rel);
 const char *outside(const char *root);
-void link_to(const char *root, const char *rel, const char *target);
+void link_to(const char *root, const char *rel, const char *dir,
+	     const char *name);
 
 /*
  * A user of this machine's passwd, not root, whose primary group the

@@ -134,14 +134,10 @@ TEST_F(umh, status_reads_no_link_out_of_the_root)
 	put(out, "grub", "GRUB_CMDLINE_LINUX=\"usermodehelper.bset=initrd:0x4243\"\n");
 	put(out, "cmdline", "root=/dev/vda usermodehelper.bset=uevent:0x4244\n");
 	put(out, "60-out.conf", "kernel.usermodehelper.modprobe.bset = 4245 0\n");
-	snprintf(target, sizeof(target), "%s/grub.d", out);
-	link_to(self->root, "etc/default/grub.d", target);
-	snprintf(target, sizeof(target), "%s/grub", out);
-	link_to(self->root, "etc/default/grub", target);
-	snprintf(target, sizeof(target), "%s/cmdline", out);
-	link_to(self->root, KI_CMDLINE, target);
-	snprintf(target, sizeof(target), "%s/60-out.conf", out);
-	link_to(self->root, "etc/sysctl.d/60-out.conf", target);
+	link_to(self->root, "etc/default/grub.d", out, "grub.d");
+	link_to(self->root, "etc/default/grub", out, "grub");
+	link_to(self->root, KI_CMDLINE, out, "cmdline");
+	link_to(self->root, "etc/sysctl.d/60-out.conf", out, "60-out.conf");
 	/* Where the links lead in the root. */
 	snprintf(target, sizeof(target), "%s/grub.d/10-in.cfg", out + 1);
 	put(self->root, target,

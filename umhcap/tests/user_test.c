@@ -701,10 +701,8 @@ TEST_F(umh, user_names_no_link_out_of_the_root)
 
 	put(out, "passwd", "outsider:x:4242:4242::/:/bin/false\n");
 	put(out, "group", "outsiders:x:4242:\n");
-	snprintf(target, sizeof(target), "%s/passwd", out);
-	link_to(self->root, "etc/passwd", target);
-	snprintf(target, sizeof(target), "%s/group", out);
-	link_to(self->root, "etc/group", target);
+	link_to(self->root, "etc/passwd", out, "passwd");
+	link_to(self->root, "etc/group", out, "group");
 	/* Where the links lead in the root. */
 	snprintf(target, sizeof(target), "%s/passwd", out + 1);
 	put(self->root, target, "root:x:0:0::/root:/bin/sh\n"
